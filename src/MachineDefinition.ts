@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { actionImplementations } from './actions.js';
+import { guardImplementations } from './guards.js';
+import { SAFETY_EVENT_TYPES } from './SafetyEvent.js';
+
+/*
+ * The statechart as data: what `machines/*.json` holds. The shape follows
+ * XState's own config (states, `on`, `target`, `guard`, `actions`,
+ * `description`), restricted to what a reviewer can diff and an editor can
+ * change: named guards and actions only, every transition list an array.
+ */
+
+/** A reference to a named guard or action: its name, or `{ type, params }`. */
+export const NamedRef = z.union([
+  z.string().min(1),
+  z.strictObject({ type: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }),
+]);
+export type NamedRef = z.infer<typeof NamedRef>;
+
+export const TransitionDefinition = z.strictObject({
+  /** The state to go to; absent for a transition that stays where it is. */
+  target: z.string().min(1).optional(),
+  guard: NamedRef.optional(),
+  actions: z.array(NamedRef).optional(),
+  description: z.string().min(1),
+});
+export type TransitionDefinition = z.infer<typeof TransitionDefinition>;
+
+/** Transitions by event type, tried in order: the first whose guard passes is taken. */
+export const TransitionMap = z.record(z.string(), z.array(TransitionDefinition));
+export type TransitionMap = z.infer<typeof TransitionMap>;
+
+export const StateDefinition = z.strictObject({
+  description: z.string().min(1),
+  on: TransitionMap.optional(),
+});
+export type StateDefinition = z.infer<typeof StateDefinition>;
+
+export const CatalogueEntry = z.strictObject({ description: z.string().min(1) });
+
+export const MachineDefinition = z.strictObject({
+  $schema: z.string().optional(),
+  id: z.string().min(1),
+  description: z.string().min(1),
+  initial: z.string().min(1),
+  /** One-line description of each guard the transitions may use. */
+  guards: z.record(z.string(), CatalogueEntry),
+  /** One-line description of each action the transitions may use. */
+  actions: z.record(z.string(), CatalogueEntry),
+  /** Transitions that apply in every state unless the state handles the event itself. */
+  on: TransitionMap.optional(),
+  states: z.record(z.string(), StateDefinition),
+});
+export type MachineDefinition = z.infer<typeof MachineDefinition>;
+
+/** One problem found in a machine definition, zod-style: data with a code and a path. */
+export interface MachineIssue {
+  code:
+    | 'invalid_shape'
+    | 'unknown_state'
+    | 'unknown_event'
+    | 'unknown_guard'
+    | 'unknown_action'
+    | 'invalid_params'
+    | 'undescribed';
+  /** Where in the JSON, e.g. `states.READING.on.TOOL_SUCCEEDED[1].guard`. */
+  path: string;
+  message: string;
+}
+
+/** Thrown for a malformed machine; `issues` lists every problem found, not only the first. */
+export class MachineDefinitionError extends Error {
+  readonly code = 'INVALID_MACHINE' as const;
+  constructor(readonly issues: MachineIssue[]) {
+    super(`invalid machine definition:\n${issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`).join('\n')}`);
+    this.name = 'MachineDefinitionError';
+  }
+}
+
+/** Formats a path as `a.b[2].c`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
+const refParams = (ref: NamedRef) => (typeof ref === 'string' ? undefined : ref.params);
+
+/** Checks what the schema cannot: names resolve to states, events, guards and actions. */
+function semanticIssues(def: MachineDefinition): MachineIssue[] {
+  const issues: MachineIssue[] = [];
+  const states = new Set(Object.keys(def.states));
+  const events = new Set<string>(SAFETY_EVENT_TYPES);
+  const guards: Record<string, unknown> = guardImplementations;
+  const actions: Record<string, { params?: z.ZodType }> = actionImplementations;
+
+  if (states.size === 0)
+    issues.push({ code: 'unknown_state', path: 'states', message: 'a machine needs at least one state' });
+  if (!states.has(def.initial)) {
+    issues.push({ code: 'unknown_state', path: 'initial', message: `unknown state "${def.initial}"` });
+  }
+  for (const name of Object.keys(def.guards)) {
+    if (!Object.hasOwn(guards, name)) {
+      issues.push({
+        code: 'unknown_guard',
+        path: `guards.${name}`,
+        message: `no guard implementation named "${name}"`,
+      });
+    }
+  }
+  for (const name of Object.keys(def.actions)) {
+    if (!Object.hasOwn(actions, name)) {
+      issues.push({
+        code: 'unknown_action',
+        path: `actions.${name}`,
+        message: `no action implementation named "${name}"`,
+      });
+    }
+  }
+
+  const checkMap = (map: TransitionMap | undefined, base: string) => {
+    for (const [event, transitions] of Object.entries(map ?? {})) {
+      const at = `${base}.${event}`;
+      if (!events.has(event)) {
+        issues.push({
+          code: 'unknown_event',
+          path: at,
+          message: `unknown event "${event}" (known: ${[...events].join(', ')})`,
+        });
+      }
+      transitions.forEach((t, i) => {
+        const tp = `${at}[${i}]`;
+        if (t.target !== undefined && !states.has(t.target)) {
+          issues.push({ code: 'unknown_state', path: `${tp}.target`, message: `unknown target state "${t.target}"` });
+        }
+        if (t.guard !== undefined) {
+          const name = refName(t.guard);
+          if (!Object.hasOwn(guards, name)) {
+            issues.push({ code: 'unknown_guard', path: `${tp}.guard`, message: `unknown guard "${name}"` });
+          } else if (!Object.hasOwn(def.guards, name)) {
+            issues.push({
+              code: 'undescribed',
+              path: `${tp}.guard`,
+              message: `guard "${name}" is not described in "guards"`,
+            });
+          }
+          if (refParams(t.guard) !== undefined) {
+            issues.push({
+              code: 'invalid_params',
+              path: `${tp}.guard.params`,
+              message: `guard "${name}" takes no params`,
+            });
+          }
+        }
+        (t.actions ?? []).forEach((a, j) => {
+          const ap = `${tp}.actions[${j}]`;
+          const name = refName(a);
+          if (!Object.hasOwn(actions, name)) {
+            issues.push({ code: 'unknown_action', path: ap, message: `unknown action "${name}"` });
+            return;
+          }
+          if (!Object.hasOwn(def.actions, name)) {
+            issues.push({ code: 'undescribed', path: ap, message: `action "${name}" is not described in "actions"` });
+          }
+          const schema = actions[name]!.params;
+          const params = refParams(a);
+          if (!schema) {
+            if (params !== undefined) {
+              issues.push({
+                code: 'invalid_params',
+                path: `${ap}.params`,
+                message: `action "${name}" takes no params`,
+              });
+            }
+            return;
+          }
+          const parsed = schema.safeParse(params);
+          if (!parsed.success) {
+            for (const issue of parsed.error.issues) {
+              issues.push({
+                code: 'invalid_params',
+                path: issue.path.length ? `${ap}.params.${formatPath(issue.path)}` : `${ap}.params`,
+                message: issue.message,
+              });
+            }
+          }
+        });
+      });
+    }
+  };
+  checkMap(def.on, 'on');
+  for (const [name, state] of Object.entries(def.states)) checkMap(state.on, `states.${name}.on`);
+  return issues;
+}
+
+export type MachineDefinitionResult =
+  { success: true; data: MachineDefinition } | { success: false; error: MachineDefinitionError };
+
+/**
+ * Validates a machine definition (parsed JSON) against the schema and against
+ * the guard, action and event registries, without throwing.
+ *
+ * @example
+ * const result = safeParseMachineDefinition(JSON.parse(text));
+ * if (!result.success) console.error(result.error.message);
+ */
+export function safeParseMachineDefinition(input: unknown): MachineDefinitionResult {
+  const parsed = MachineDefinition.safeParse(input);
+  if (!parsed.success) {
+    return {
+      success: false,
+      error: new MachineDefinitionError(
+        parsed.error.issues.map((i) => ({ code: 'invalid_shape', path: formatPath(i.path), message: i.message })),
+      ),
+    };
+  }
+  const issues = semanticIssues(parsed.data);
+  return issues.length
+    ? { success: false, error: new MachineDefinitionError(issues) }
+    : { success: true, data: parsed.data };
+}
+
+/** Like {@link safeParseMachineDefinition}, but throws a {@link MachineDefinitionError}. */
+export function parseMachineDefinition(input: unknown): MachineDefinition {
+  const result = safeParseMachineDefinition(input);
+  if (!result.success) throw result.error;
+  return result.data;
+}

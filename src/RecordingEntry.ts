@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { inFlightWriteOf, SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
+
+/*
+ * One line of a recording: one API call a session handled, with what the
+ * machine decided and what it moved. The call is recorded at the API level
+ * (not as machine events) so a replay drives a real session exactly as the
+ * agent did.
+ */
+
+const tool = z.string().min(1);
+
+/** The API call a recording entry stands for; `type` is the session method's name. */
+export const RecordedCall = z.discriminatedUnion('type', [
+  /** The session was created (with these settings). */
+  z.strictObject({ type: z.literal('create'), config: SafetyConfig }),
+  /** The session was restored from this snapshot. */
+  z.strictObject({ type: z.literal('restore'), snapshot: z.unknown() }),
+  z.strictObject({ type: z.literal('canExecuteTool'), kind: ToolKind, tool }),
+  z.strictObject({ type: z.literal('onToolSuccess'), kind: ToolKind, tool }),
+  z.strictObject({ type: z.literal('canFinalAnswer') }),
+  z.strictObject({ type: z.literal('completeVerification') }),
+  z.strictObject({ type: z.literal('targetEstablished') }),
+  z.strictObject({ type: z.literal('reset') }),
+  z.strictObject({ type: z.literal('resetKeepProgress') }),
+  z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool: z.string() }),
+  z.strictObject({ type: z.literal('checkRecoverySuccess'), tool: z.string() }),
+  z.strictObject({ type: z.literal('beginToolCall'), id: z.string().min(1), kind: ToolKind, tool }),
+  z.strictObject({
+    type: z.literal('endToolCall'),
+    id: z.string().min(1),
+    ok: z.boolean(),
+    verified: z.boolean().optional(),
+  }),
+]);
+export type RecordedCall = z.infer<typeof RecordedCall>;
+export type RecordedCallType = RecordedCall['type'];
+
+/**
+ * What the session did with the call: `allowed` or `blocked` for a check,
+ * `applied` for anything else, `ignored` for an end of a call not in flight.
+ */
+export const Decision = z.enum(['allowed', 'blocked', 'applied', 'ignored']);
+export type Decision = z.infer<typeof Decision>;
+
+/** The part of the context a reader of a recording needs at each step. */
+export const ContextSummary = z.strictObject({
+  wroteThisEpisode: z.boolean(),
+  readAfterWrite: z.boolean(),
+  consecutiveVerifyBlocks: z.number().int().nonnegative(),
+  writeEpoch: z.number().int().nonnegative(),
+  inFlight: z.number().int().nonnegative(),
+  inFlightWrite: z.strictObject({ id: z.string(), tool: z.string(), startedAt: z.number() }).nullable(),
+  lastWriteTool: z.string().nullable(),
+  lastWriteAt: z.number().nullable(),
+  lastReadTool: z.string().nullable(),
+  lastReadAt: z.number().nullable(),
+  pendingRecoveries: z.number().int().nonnegative(),
+});
+export type ContextSummary = z.infer<typeof ContextSummary>;
+
+/** The summary a recording keeps of a context. */
+export function summariseContext(context: SafetyContext): ContextSummary {
+  return {
+    wroteThisEpisode: context.wroteThisEpisode,
+    readAfterWrite: context.readAfterWrite,
+    consecutiveVerifyBlocks: context.consecutiveVerifyBlocks,
+    writeEpoch: context.writeEpoch,
+    inFlight: Object.keys(context.calls).length,
+    inFlightWrite: inFlightWriteOf(context) ?? null,
+    lastWriteTool: context.lastWriteTool,
+    lastWriteAt: context.lastWriteAt,
+    lastReadTool: context.lastReadTool,
+    lastReadAt: context.lastReadAt,
+    pendingRecoveries: context.pendingRecoveries.length,
+  };
+}
+
+/** One line of a JSON Lines recording. */
+export const RecordingEntry = z.strictObject({
+  /** Format version of the entry. */
+  v: z.literal(1),
+  /** Session id: a file may hold several sessions, interleaved. */
+  session: z.string().min(1),
+  /** 0-based position of the call within its session. */
+  seq: z.number().int().nonnegative(),
+  /** Epoch milliseconds from the session's clock. */
+  at: z.number(),
+  call: RecordedCall,
+  decision: Decision,
+  reasonCode: BlockReasonCode.optional(),
+  /** What the call returned besides a decision: the recovery id tracked or taken. */
+  result: z.string().optional(),
+  /** Why a call was ignored, e.g. `unknown_call`. */
+  note: z.string().optional(),
+  before: SessionState,
+  after: SessionState,
+  context: ContextSummary,
+});
+export type RecordingEntry = z.infer<typeof RecordingEntry>;
+
+/** Receives every entry a session produces, in order. */
+export interface SessionRecorder {
+  record(entry: RecordingEntry): void;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { BlockReasonCode, ToolKind } from './toolKind.js';
+
+/** A call that has begun through `beginToolCall` and not ended yet. */
+export const InFlightCall = z.strictObject({
+  kind: ToolKind,
+  tool: z.string(),
+  /** Value of `writeEpoch` when the call began: the causal clock. */
+  epoch: z.number().int().nonnegative(),
+  startedAt: z.number(),
+});
+export type InFlightCall = z.infer<typeof InFlightCall>;
+
+/** A blocked operation waiting for a later success of the same tool. */
+export const PendingRecovery = z.strictObject({
+  recoveryId: z.string().min(1),
+  errorCode: z.string(),
+  tool: z.string(),
+  createdAt: z.number(),
+  attempts: z.number().int().positive(),
+});
+export type PendingRecovery = z.infer<typeof PendingRecovery>;
+
+/** The last block the machine decided, for the session to turn into an error. */
+export const LastBlock = z.strictObject({
+  reasonCode: BlockReasonCode,
+  tool: z.string().nullable(),
+  kind: ToolKind.nullable(),
+});
+export type LastBlock = z.infer<typeof LastBlock>;
+
+/** Per-session settings that the machine's guards and actions read. */
+export const SafetyConfig = z.strictObject({
+  recoveryTtlMs: z.number().int().nonnegative(),
+  failedWriteRequiresVerification: z.boolean(),
+});
+export type SafetyConfig = z.infer<typeof SafetyConfig>;
+
+/**
+ * The machine's context. Everything is JSON: `null` rather than `undefined`,
+ * plain objects, epoch milliseconds from the injected clock.
+ */
+export const SafetyContext = z.strictObject({
+  wroteThisEpisode: z.boolean(),
+  readAfterWrite: z.boolean(),
+  /** Telemetry only: no value of it ever waives verification. */
+  consecutiveVerifyBlocks: z.number().int().nonnegative(),
+  lastWriteTool: z.string().nullable(),
+  lastWriteAt: z.number().nullable(),
+  lastReadTool: z.string().nullable(),
+  lastReadAt: z.number().nullable(),
+  /** How many writes have succeeded: a read verifies only if it began at the current epoch. */
+  writeEpoch: z.number().int().nonnegative(),
+  /** Calls in flight, by call id. A write among them means the state is WRITING. */
+  calls: z.record(z.string(), InFlightCall),
+  pendingRecoveries: z.array(PendingRecovery),
+  /** Makes recovery ids unique and deterministic (so replays reproduce them). */
+  recoverySeq: z.number().int().nonnegative(),
+  /** Total blocks decided; the session compares it across an event to learn of a block. */
+  blockCount: z.number().int().nonnegative(),
+  lastBlock: LastBlock.nullable(),
+  config: SafetyConfig,
+});
+export type SafetyContext = z.infer<typeof SafetyContext>;
+
+/** Default time-to-live of a pending recovery: ten minutes. */
+export const RECOVERY_TTL_MS = 600_000;
+
+export const DEFAULT_CONFIG: SafetyConfig = {
+  recoveryTtlMs: RECOVERY_TTL_MS,
+  failedWriteRequiresVerification: false,
+};
+
+/** The context of a fresh session. */
+export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyContext {
+  return {
+    wroteThisEpisode: false,
+    readAfterWrite: false,
+    consecutiveVerifyBlocks: 0,
+    lastWriteTool: null,
+    lastWriteAt: null,
+    lastReadTool: null,
+    lastReadAt: null,
+    writeEpoch: 0,
+    calls: {},
+    pendingRecoveries: [],
+    recoverySeq: 0,
+    blockCount: 0,
+    lastBlock: null,
+    config,
+  };
+}
+
+/** The write in flight, if any (there is at most one). */
+export function inFlightWriteOf(context: SafetyContext): { id: string; tool: string; startedAt: number } | undefined {
+  for (const id in context.calls) {
+    const call = context.calls[id]!;
+    if (call.kind === 'write') return { id, tool: call.tool, startedAt: call.startedAt };
+  }
+  return undefined;
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ToolKind } from './toolKind.js';
+
+/*
+ * The events the safety machine handles. The session turns each API call into
+ * one of these, stamped with `at` from the injected clock, so the machine never
+ * reads a clock itself.
+ */
+
+const at = z.number();
+const tool = z.string().min(1);
+const callId = z.string().min(1);
+
+/** Compatible API: a check that moves no state (except counting a verify block). */
+export const CheckToolEvent = z.strictObject({ type: z.literal('CHECK_TOOL'), kind: ToolKind, tool, at });
+/** Call-lifecycle API: a check that, when allowed, starts the call. */
+export const BeginCallEvent = z.strictObject({
+  type: z.literal('BEGIN_CALL'),
+  id: callId,
+  kind: ToolKind,
+  tool,
+  at,
+});
+/** A tool succeeded. With `id` it ends an in-flight call; without, it is the compatible API's `onToolSuccess`. */
+export const ToolSucceededEvent = z.strictObject({
+  type: z.literal('TOOL_SUCCEEDED'),
+  id: callId.optional(),
+  kind: ToolKind.optional(),
+  tool: tool.optional(),
+  verified: z.boolean().optional(),
+  at,
+});
+/** An in-flight call failed (threw, timed out, was aborted, or returned an error). */
+export const ToolFailedEvent = z.strictObject({ type: z.literal('TOOL_FAILED'), id: callId, at });
+export const CheckFinalAnswerEvent = z.strictObject({ type: z.literal('CHECK_FINAL_ANSWER'), at });
+export const CompleteVerificationEvent = z.strictObject({ type: z.literal('COMPLETE_VERIFICATION'), at });
+export const TargetEstablishedEvent = z.strictObject({ type: z.literal('TARGET_ESTABLISHED'), at });
+export const ResetEvent = z.strictObject({ type: z.literal('RESET'), at });
+export const ResetKeepProgressEvent = z.strictObject({ type: z.literal('RESET_KEEP_PROGRESS'), at });
+export const TrackRecoveryEvent = z.strictObject({
+  type: z.literal('TRACK_RECOVERY'),
+  errorCode: z.string(),
+  tool: z.string(),
+  at,
+});
+export const CheckRecoveryEvent = z.strictObject({ type: z.literal('CHECK_RECOVERY'), tool: z.string(), at });
+
+export const SafetyEvent = z.discriminatedUnion('type', [
+  CheckToolEvent,
+  BeginCallEvent,
+  ToolSucceededEvent,
+  ToolFailedEvent,
+  CheckFinalAnswerEvent,
+  CompleteVerificationEvent,
+  TargetEstablishedEvent,
+  ResetEvent,
+  ResetKeepProgressEvent,
+  TrackRecoveryEvent,
+  CheckRecoveryEvent,
+]);
+export type SafetyEvent = z.infer<typeof SafetyEvent>;
+export type SafetyEventType = SafetyEvent['type'];
+
+/** Every event type, in a stable order (for validation, editors and graph exploration). */
+export const SAFETY_EVENT_TYPES = SafetyEvent.options.map((o) => o.shape.type.value) as readonly SafetyEventType[];
+
+/** Events whose handling is a decision: allowed unless a `block` action runs. */
+export const DECISION_EVENT_TYPES: readonly SafetyEventType[] = ['CHECK_TOOL', 'BEGIN_CALL', 'CHECK_FINAL_ANSWER'];

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { initialContext, type PendingRecovery, type SafetyContext } from './SafetyContext.js';
+import type { SafetyEvent } from './SafetyEvent.js';
+import { subjectOf } from './guards.js';
+import { BlockReasonCode } from './toolKind.js';
+
+/** An action implementation: a pure function from context, event and params to a context patch. */
+export interface ActionImpl<P = undefined> {
+  /** Schema of the action's params in the machine JSON; absent when it takes none. */
+  params?: z.ZodType<P>;
+  run: (context: SafetyContext, event: SafetyEvent, params: P) => Partial<SafetyContext>;
+}
+
+function defineAction<P = undefined>(impl: ActionImpl<P>): ActionImpl<P> {
+  return impl;
+}
+
+/** The error code recorded for a block tracked by the call-lifecycle API. */
+export const BLOCKED_RECOVERY_CODE = 'FSM_BLOCKED';
+
+function withoutCall(calls: SafetyContext['calls'], id: string | undefined): SafetyContext['calls'] {
+  if (id === undefined || !Object.hasOwn(calls, id)) return calls;
+  const rest = { ...calls };
+  delete rest[id];
+  return rest;
+}
+
+/** Drops recoveries older than the TTL, measured on the event's clock reading. */
+function liveRecoveries(context: SafetyContext, at: number): PendingRecovery[] {
+  const ttl = context.config.recoveryTtlMs;
+  return context.pendingRecoveries.filter((r) => at - r.createdAt <= ttl);
+}
+
+function newRecovery(context: SafetyContext, errorCode: string, tool: string, at: number): PendingRecovery {
+  // Deterministic (tool, clock reading, per-session sequence), so a replay reproduces the ids.
+  return { recoveryId: `${tool}-${at}-${context.recoverySeq}`, errorCode, tool, createdAt: at, attempts: 1 };
+}
+
+/** The action implementations, by the names the machine JSON uses. */
+export const actionImplementations = {
+  block: defineAction<{ reasonCode: BlockReasonCode }>({
+    params: z.strictObject({ reasonCode: BlockReasonCode }),
+    run: (context, event, { reasonCode }) => {
+      const subject = subjectOf(context, event);
+      return {
+        blockCount: context.blockCount + 1,
+        lastBlock: { reasonCode, tool: subject?.tool ?? null, kind: subject?.kind ?? null },
+      };
+    },
+  }),
+  countVerifyBlock: defineAction({
+    run: (context) => ({ consecutiveVerifyBlocks: context.consecutiveVerifyBlocks + 1 }),
+  }),
+  trackBlockedRecovery: defineAction({
+    run: (context, event) => {
+      const subject = subjectOf(context, event);
+      if (!subject) return {};
+      const live = liveRecoveries(context, event.at);
+      const i = live.findIndex((r) => r.tool === subject.tool && r.errorCode === BLOCKED_RECOVERY_CODE);
+      if (i >= 0) {
+        // A retry of the same blocked tool is one recovery with more attempts, not a new one.
+        const next = live.slice();
+        next[i] = { ...live[i]!, attempts: live[i]!.attempts + 1 };
+        return { pendingRecoveries: next };
+      }
+      return {
+        pendingRecoveries: [...live, newRecovery(context, BLOCKED_RECOVERY_CODE, subject.tool, event.at)],
+        recoverySeq: context.recoverySeq + 1,
+      };
+    },
+  }),
+  beginCall: defineAction({
+    run: (context, event) => {
+      if (event.type !== 'BEGIN_CALL') return {};
+      return {
+        calls: {
+          ...context.calls,
+          [event.id]: { kind: event.kind, tool: event.tool, epoch: context.writeEpoch, startedAt: event.at },
+        },
+      };
+    },
+  }),
+  recordWrite: defineAction({
+    run: (context, event) => {
+      const subject = subjectOf(context, event);
+      const ownId = 'id' in event ? event.id : undefined;
+      // Any other write in flight is cleared: a success reported through the
+      // compatible API lands the write the session was waiting for.
+      const calls: SafetyContext['calls'] = {};
+      for (const id in context.calls) {
+        const call = context.calls[id]!;
+        if (call.kind !== 'write' || id === ownId) calls[id] = call;
+      }
+      return {
+        wroteThisEpisode: true,
+        readAfterWrite: false,
+        lastWriteTool: subject?.tool ?? null,
+        lastWriteAt: event.at,
+        writeEpoch: context.writeEpoch + 1,
+        calls,
+      };
+    },
+  }),
+  markReadAfterWrite: defineAction({
+    run: () => ({ readAfterWrite: true, consecutiveVerifyBlocks: 0 }),
+  }),
+  recordRead: defineAction({
+    run: (context, event) => ({ lastReadTool: subjectOf(context, event)?.tool ?? null, lastReadAt: event.at }),
+  }),
+  finishCall: defineAction({
+    run: (context, event) => {
+      if (event.type !== 'TOOL_SUCCEEDED' && event.type !== 'TOOL_FAILED') return {};
+      if (event.id === undefined) return {};
+      const patch: Partial<SafetyContext> = { calls: withoutCall(context.calls, event.id) };
+      const call = Object.hasOwn(context.calls, event.id) ? context.calls[event.id] : undefined;
+      if (event.type === 'TOOL_SUCCEEDED' && call) {
+        // A later success of a blocked tool is the recovery: it settles them all.
+        patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
+      }
+      return patch;
+    },
+  }),
+  clearVerification: defineAction({
+    run: () => ({ readAfterWrite: false, consecutiveVerifyBlocks: 0 }),
+  }),
+  clearEpisode: defineAction({
+    run: () => ({ wroteThisEpisode: false, readAfterWrite: false, consecutiveVerifyBlocks: 0 }),
+  }),
+  resetSession: defineAction({
+    run: (context) => ({
+      ...initialContext(context.config),
+      // Monotonic across resets: recovery ids stay unique and the session can still see a new block.
+      recoverySeq: context.recoverySeq,
+      blockCount: context.blockCount,
+    }),
+  }),
+  trackRecovery: defineAction({
+    run: (context, event) => {
+      if (event.type !== 'TRACK_RECOVERY') return {};
+      return {
+        pendingRecoveries: [
+          ...liveRecoveries(context, event.at),
+          newRecovery(context, event.errorCode, event.tool, event.at),
+        ],
+        recoverySeq: context.recoverySeq + 1,
+      };
+    },
+  }),
+  takeRecovery: defineAction({
+    run: (context, event) => {
+      if (event.type !== 'CHECK_RECOVERY') return {};
+      const live = liveRecoveries(context, event.at);
+      let oldest = -1;
+      for (let i = 0; i < live.length; i++) {
+        const r = live[i]!;
+        if (r.tool === event.tool && (oldest < 0 || r.createdAt < live[oldest]!.createdAt)) oldest = i;
+      }
+      return { pendingRecoveries: oldest < 0 ? live : live.filter((_, i) => i !== oldest) };
+    },
+  }),
+};
+
+export type ActionName = keyof typeof actionImplementations;

@@ -1,0 +1,5 @@
+import type { Command } from './Command.js';
+import { replayCommand } from './replay.js';
+
+/** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
+export const commands: Command[] = [replayCommand];

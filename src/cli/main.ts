@@ -1,0 +1,51 @@
+import { commands } from './commands.js';
+import { UsageError, type CliIO } from './Command.js';
+import { packageVersion } from './packageRoot.js';
+
+function help(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return `assistant-safety ${packageVersion()}: the session safety state machine for tool-using AI agents
+
+Usage: assistant-safety <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Options:
+  --help, -h     show this help (or a command's: assistant-safety <command> --help)
+  --version, -v  print the version`;
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(
+  argv: string[],
+  io: CliIO = { out: (t) => console.log(t), err: (t) => console.error(t) },
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(packageVersion());
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    io.err(`assistant-safety: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`assistant-safety ${name}: ${(e as Error).message}\n\n${command.usage}`);
+      return 2;
+    }
+    throw e;
+  }
+}

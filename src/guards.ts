@@ -1,0 +1,58 @@
+import type { InFlightCall, SafetyContext } from './SafetyContext.js';
+import type { SafetyEvent } from './SafetyEvent.js';
+import { isDiscoveryKind, type ToolKind } from './toolKind.js';
+
+/** A guard implementation: a pure predicate over the context and the event. */
+export type GuardImpl = (context: SafetyContext, event: SafetyEvent) => boolean;
+
+/** The call an event is about: its kind, its tool, and the epoch at which it began. */
+export interface Subject {
+  kind: ToolKind;
+  tool: string;
+  epoch: number;
+}
+
+/**
+ * Resolves the call an event is about. An event that ends a call is about the
+ * call recorded when it began (so the end cannot lie about its kind); a check or
+ * a compatible-API success carries its own kind and counts as begun now.
+ */
+export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject | undefined {
+  switch (event.type) {
+    case 'TOOL_SUCCEEDED':
+    case 'TOOL_FAILED': {
+      if (event.id !== undefined) {
+        const call: InFlightCall | undefined = Object.hasOwn(context.calls, event.id)
+          ? context.calls[event.id]
+          : undefined;
+        return call && { kind: call.kind, tool: call.tool, epoch: call.epoch };
+      }
+      if (event.type === 'TOOL_SUCCEEDED' && event.kind !== undefined) {
+        return { kind: event.kind, tool: event.tool ?? '', epoch: context.writeEpoch };
+      }
+      return undefined;
+    }
+    case 'CHECK_TOOL':
+    case 'BEGIN_CALL':
+      return { kind: event.kind, tool: event.tool, epoch: context.writeEpoch };
+    default:
+      return undefined;
+  }
+}
+
+/** The guard implementations, by the names the machine JSON uses. */
+export const guardImplementations = {
+  isWrite: (context, event) => subjectOf(context, event)?.kind === 'write',
+  isDiscovery: (context, event) => isDiscoveryKind(subjectOf(context, event)?.kind),
+  isVerifyingRead: (context, event) => {
+    const subject = subjectOf(context, event);
+    return subject !== undefined && isDiscoveryKind(subject.kind) && subject.epoch === context.writeEpoch;
+  },
+  isSelfVerifiedWrite: (context, event) =>
+    event.type === 'TOOL_SUCCEEDED' && event.verified === true && subjectOf(context, event)?.kind === 'write',
+  hasReadAfterWrite: (context) => context.readAfterWrite,
+  failedWriteNeedsVerification: (context, event) =>
+    context.config.failedWriteRequiresVerification && subjectOf(context, event)?.kind === 'write',
+} satisfies Record<string, GuardImpl>;
+
+export type GuardName = keyof typeof guardImplementations;

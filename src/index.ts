@@ -1,0 +1,77 @@
+/*
+ * assistant-safety: the public API. Hand-picked named exports, one concept per
+ * module; API.md lists the names outside code relies on.
+ */
+
+// kinds, states and codes
+export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './toolKind.js';
+export { FSMBlockedError, ErrCodeFSMBlocked, ErrCodeStrictResolution } from './FSMBlockedError.js';
+export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSMBlockedError.js';
+
+// the machine
+export { safetyMachine, safetyMachineDefinition } from './safetyMachine.js';
+export { createSafetyMachine, definitionOf } from './createSafetyMachine.js';
+export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
+export {
+  MachineDefinition,
+  MachineDefinitionError,
+  parseMachineDefinition,
+  safeParseMachineDefinition,
+} from './MachineDefinition.js';
+export type {
+  MachineIssue,
+  MachineDefinitionResult,
+  TransitionDefinition,
+  StateDefinition,
+} from './MachineDefinition.js';
+export { guardImplementations } from './guards.js';
+export type { GuardName } from './guards.js';
+export { actionImplementations } from './actions.js';
+export type { ActionName } from './actions.js';
+export { SafetyContext, PendingRecovery, InFlightCall, RECOVERY_TTL_MS, initialContext } from './SafetyContext.js';
+export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
+
+// sessions
+export { createSafetySession, restoreSafetySession, SafetyInputError } from './SafetySession.js';
+export type {
+  SafetySession,
+  SafetySessionOptions,
+  ToolCallStart,
+  ToolCallEnd,
+  InFlightWrite,
+} from './SafetySession.js';
+export { PersistedSession, SnapshotError, parsePersistedSession } from './PersistedSession.js';
+
+// classification
+export {
+  createClassifier,
+  classifyToolCall,
+  ClassifierRules,
+  ClassifierRulesError,
+  GENERIC_READ_VERBS,
+  GENERIC_WRITE_VERBS,
+} from './classifier.js';
+export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
+export { pulseClassifier, pulseRules } from './presets/pulse.js';
+
+// recordings
+export { RecordingEntry, RecordedCall, ContextSummary, Decision } from './RecordingEntry.js';
+export type { SessionRecorder } from './RecordingEntry.js';
+export {
+  parseRecording,
+  parseRecordingLine,
+  replayRecording,
+  applyCall,
+  createMemoryRecorder,
+  RecordingParseError,
+} from './recording.js';
+export type {
+  Divergence,
+  ReplayResult,
+  ReplayOptions,
+  MemoryRecorder,
+  ParseRecordingOptions,
+  CallOutcome,
+} from './recording.js';
+export { createFileRecorder } from './fileRecorder.js';
+export type { FileRecorder, FileRecorderOptions } from './fileRecorder.js';
