@@ -75,3 +75,32 @@ export type {
 } from './recording.js';
 export { createFileRecorder } from './fileRecorder.js';
 export type { FileRecorder, FileRecorderOptions } from './fileRecorder.js';
+
+// the tool loop harness: three-phase pipeline, stable error codes
+export { createToolLoop } from './loop/createToolLoop.js';
+export type { ToolLoop, FinalAnswerDecision } from './loop/createToolLoop.js';
+export { ToolLoopOptions } from './loop/ToolLoopOptions.js';
+export type { ClassifiedCall } from './loop/ToolLoopOptions.js';
+export { ToolCall } from './loop/ToolCall.js';
+export type { ToolOutcome, ToolOutcomeError } from './loop/ToolOutcome.js';
+export { ToolLoopError } from './loop/ToolLoopError.js';
+export type { ToolLoopIssue } from './loop/ToolLoopError.js';
+export {
+  ErrCodeBlocked,
+  ErrCodeLookBeforeAsking,
+  ErrCodeLoopDetected,
+  ErrCodeToolError,
+  ErrCodeToolTimeout,
+  ErrCodeToolAborted,
+  ErrCodeInvalidOptions,
+  ErrCodeInvalidToolCall,
+  ErrCodeInvalidClassification,
+  ErrCodeBatchInProgress,
+  TOOL_OUTCOME_CODES,
+  TOOL_LOOP_ERROR_CODES,
+  ERROR_CODE_MEANINGS,
+} from './loop/errorCodes.js';
+export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
+export { createLimiter } from './loop/createLimiter.js';
+export type { Limiter } from './loop/createLimiter.js';
+export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';

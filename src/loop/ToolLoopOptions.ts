@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { SafetySession } from '../SafetySession.js';
+import type { ToolKind } from '../toolKind.js';
+import type { ToolCall } from './ToolCall.js';
+
+/** A call of a batch with the kind the classifier gave it. */
+export interface ClassifiedCall extends ToolCall {
+  kind: ToolKind;
+}
+
+const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { message: `expected a function ${what}` });
+
+const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
+
+/** What `createToolLoop` accepts. Unknown keys are refused, so a misspelt option is an error, not a default. */
+export const ToolLoopOptions = z.strictObject({
+  /** The session every call goes through (`createSafetySession()`). */
+  session: z.custom<SafetySession>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      SESSION_METHODS.every((m) => typeof (v as Record<string, unknown>)[m] === 'function'),
+    { message: 'expected a SafetySession (from createSafetySession or restoreSafetySession)' },
+  ),
+  /** Runs one admitted call. Honour `signal`: it is aborted on timeout and when the loop's signal aborts. */
+  execute: fn<(call: ToolCall, signal: AbortSignal) => Promise<unknown>>('(call, signal) => Promise<result>'),
+  /** `(toolName, args) => ToolKind`. Default `classifyToolCall` (generic verbs, then write). */
+  classify: fn<(toolName: string, args?: unknown) => ToolKind>('(toolName, args) => ToolKind').optional(),
+  /** Most calls of a batch running at once. Default 4. */
+  concurrency: z.number().int().min(1).default(4),
+  /** `(calls) => boolean`: true runs the batch one call at a time, in the provider's order. Default never. */
+  mustRunInOrder: fn<(calls: readonly ClassifiedCall[]) => boolean>('(calls) => boolean').optional(),
+  /** How many times per turn a question before any look is blocked before it goes through. Default 2. */
+  maxLookBeforeAskBlocks: z.number().int().min(0).default(2),
+  /** How many identical calls (same tool and arguments) a turn may attempt; more are blocked. Default 3. */
+  maxIdenticalCalls: z.union([z.number().int().min(1), z.literal(Infinity)]).default(3),
+  /** Per-call time limit in milliseconds. Default none. */
+  toolTimeoutMs: z.number().int().positive().optional(),
+  /** Aborts every call in flight and every call not yet started. */
+  signal: z
+    .custom<AbortSignal>((v) => typeof AbortSignal !== 'undefined' && v instanceof AbortSignal, {
+      message: 'expected an AbortSignal',
+    })
+    .optional(),
+});
+export type ToolLoopOptions = z.input<typeof ToolLoopOptions>;
+export type ResolvedToolLoopOptions = z.output<typeof ToolLoopOptions>;

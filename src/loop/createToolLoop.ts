@@ -1,0 +1,312 @@
+import { z } from 'zod';
+import { classifyToolCall } from '../classifier.js';
+import type { FSMBlockedError } from '../FSMBlockedError.js';
+import { formatPath } from '../MachineDefinition.js';
+import type { SafetySession } from '../SafetySession.js';
+import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
+import { callKey } from './callKey.js';
+import { createLimiter } from './createLimiter.js';
+import {
+  ErrCodeBatchInProgress,
+  ErrCodeInvalidClassification,
+  ErrCodeInvalidOptions,
+  ErrCodeInvalidToolCall,
+  ErrCodeLookBeforeAsking,
+  ErrCodeLoopDetected,
+  ErrCodeToolAborted,
+  ErrCodeToolError,
+  ErrCodeToolTimeout,
+} from './errorCodes.js';
+import { hasVerificationEvidence } from './hasVerificationEvidence.js';
+import { ToolCall } from './ToolCall.js';
+import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
+import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
+import type { ToolOutcome, ToolOutcomeError } from './ToolOutcome.js';
+import { verificationConstraint } from './verificationConstraint.js';
+
+/** Whether the model may give its final answer now; if not, the sentence to feed back to it. */
+export type FinalAnswerDecision = { allowed: true } | { allowed: false; error: FSMBlockedError; constraint: string };
+
+/** The harness around one session. See {@link createToolLoop}. */
+export interface ToolLoop {
+  readonly session: SafetySession;
+  /** A new user turn: resets the look-before-asking gate and the identical-call counts. */
+  startTurn(): void;
+  /** Runs the tool calls of one model response; the outcomes come back in the calls' order. */
+  runBatch(calls: readonly ToolCall[]): Promise<ToolOutcome[]>;
+  /** Asks the session whether a final answer may be given now. */
+  finalAnswer(): FinalAnswerDecision;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: ToolOutcomeError };
+
+const Batch = z.array(ToolCall).superRefine((calls, ctx) => {
+  const first = new Map<string, number>();
+  calls.forEach((call, i) => {
+    const earlier = first.get(call.id);
+    if (earlier === undefined) first.set(call.id, i);
+    else ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `repeats the id of calls[${earlier}]` });
+  });
+});
+
+const issuesOf = (root: string, error: z.ZodError): ToolLoopIssue[] =>
+  error.issues.map((i) => ({ path: formatPath([root, ...i.path]), message: i.message }));
+
+const summary = (issues: readonly ToolLoopIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+
+const describeReason = (reason: unknown) =>
+  reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
+
+/**
+ * The three-phase tool pipeline around a session. For each model response:
+ *
+ * 1. In the provider's order, every call is classified and admitted (or
+ *    blocked) before any runs, so the second write of a batch is blocked
+ *    `WRITE_IN_FLIGHT` while the first is in flight.
+ * 2. Admitted calls run in parallel, at most `concurrency` at once; a
+ *    `user_input` call runs alone; `mustRunInOrder(calls)` runs the batch
+ *    one call at a time.
+ * 3. In the provider's order, every admitted call is ended on the session
+ *    (so the state never depends on which call finished first), and a
+ *    successful read that verified the last write completes the verification.
+ *
+ * Blocks and failures are outcomes with stable codes (see `errorCodes.ts`),
+ * never exceptions; the loop only throws {@link ToolLoopError} for input it
+ * cannot use, before applying anything.
+ *
+ * @throws {ToolLoopError} `INVALID_OPTIONS`, naming the option.
+ * @example
+ * const session = createSafetySession();
+ * const loop = createToolLoop({ session, classify: pulseClassifier, execute: (call, signal) => tools[call.name](call.args, signal) });
+ * loop.startTurn();
+ * const outcomes = await loop.runBatch([
+ *   { id: 'c1', name: 'pulse_query', args: { query: 'web-01' } },
+ *   { id: 'c2', name: 'pulse_control', args: { action: 'restart', target: 'web-01' } }, // blocked: no target yet
+ * ]);
+ * outcomes[1].error?.error; // 'FSM_BLOCKED'
+ * const answer = loop.finalAnswer(); // { allowed: true } or { allowed: false, error, constraint }
+ */
+export function createToolLoop(options: ToolLoopOptions): ToolLoop {
+  const parsed = ToolLoopOptions.safeParse(options);
+  if (!parsed.success) {
+    const issues = issuesOf('options', parsed.error);
+    throw new ToolLoopError(ErrCodeInvalidOptions, `createToolLoop: ${summary(issues)}`, issues);
+  }
+  const {
+    session,
+    execute,
+    classify = classifyToolCall,
+    concurrency,
+    mustRunInOrder = () => false,
+    maxLookBeforeAskBlocks,
+    maxIdenticalCalls,
+    toolTimeoutMs,
+    signal,
+  } = parsed.data;
+
+  // Per user turn.
+  let looked = false;
+  let lookBlocks = 0;
+  let attempts = new Map<string, number>();
+  let running = false;
+
+  function validate(input: readonly ToolCall[]): ClassifiedCall[] {
+    const batch = Batch.safeParse(input);
+    if (!batch.success) {
+      const issues = issuesOf('calls', batch.error);
+      throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
+    }
+    const inFlight = batch.data.findIndex((c) => Object.hasOwn(session.context?.calls ?? {}, c.id));
+    if (inFlight !== -1) {
+      const issues = [{ path: `calls[${inFlight}].id`, message: 'is already in flight on the session' }];
+      throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
+    }
+    return batch.data.map((call, i) => {
+      let kind: unknown;
+      try {
+        kind = classify(call.name, call.args);
+      } catch (e) {
+        throw new ToolLoopError(
+          ErrCodeInvalidClassification,
+          `runBatch: the classifier threw for calls[${i}] (${call.name}): ${describeReason(e)}`,
+          [{ path: `calls[${i}]`, message: `the classifier threw: ${describeReason(e)}` }],
+        );
+      }
+      if (!(TOOL_KINDS as readonly unknown[]).includes(kind)) {
+        const message = `the classifier returned ${JSON.stringify(kind) ?? String(kind)}, expected one of ${TOOL_KINDS.join(', ')}`;
+        throw new ToolLoopError(ErrCodeInvalidClassification, `runBatch: calls[${i}] (${call.name}): ${message}`, [
+          { path: `calls[${i}]`, message },
+        ]);
+      }
+      return { ...call, kind: kind as ToolKind };
+    });
+  }
+
+  /** Phase 1 for one call: the loop's own gates, then the session's. Returns the block, or null if admitted. */
+  function admit(call: ClassifiedCall): ToolOutcomeError | null {
+    const key = callKey(call.name, call.args);
+    const count = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, count);
+    const isQuestion = call.kind === 'user_input';
+    if (!isQuestion) looked = true; // any real attempt satisfies the gate, blocked or not
+
+    if (count > maxIdenticalCalls) {
+      return {
+        error: ErrCodeLoopDetected,
+        message: `LOOP_DETECTED: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
+        details: { tool: call.name, attempts: String(count), limit: String(maxIdenticalCalls) },
+      };
+    }
+    if (isQuestion && !looked && lookBlocks < maxLookBeforeAskBlocks) {
+      lookBlocks += 1;
+      return {
+        error: ErrCodeLookBeforeAsking,
+        message:
+          'LOOK_BEFORE_ASKING: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.',
+        details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
+      };
+    }
+    const blocked = session.beginToolCall({ id: call.id, kind: call.kind, tool: call.name });
+    return blocked ? blocked.toJSON() : null;
+  }
+
+  /** Phase 2 for one admitted call. Never rejects: a failure is a settled value with a code. */
+  function invoke(call: ClassifiedCall): Promise<Settled> {
+    if (signal?.aborted) return Promise.resolve({ ok: false, error: aborted(call, false, signal.reason) });
+    const controller = new AbortController();
+    return new Promise<Settled>((resolve) => {
+      let done = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (settled: Settled, abortReason?: unknown) => {
+        if (done) return; // a late result after a timeout or abort is ignored
+        done = true;
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(settled);
+        if (abortReason !== undefined) controller.abort(abortReason);
+      };
+      const onAbort = () => finish({ ok: false, error: aborted(call, true, signal!.reason) }, signal!.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (toolTimeoutMs !== undefined) {
+        timer = setTimeout(
+          () =>
+            finish(
+              {
+                ok: false,
+                error: {
+                  error: ErrCodeToolTimeout,
+                  message: `Tool '${call.name}' did not finish within ${toolTimeoutMs} ms.`,
+                  details: { tool: call.name, timeoutMs: String(toolTimeoutMs) },
+                },
+              },
+              new DOMException(`tool '${call.name}' timed out after ${toolTimeoutMs} ms`, 'TimeoutError'),
+            ),
+          toolTimeoutMs,
+        );
+      }
+      let result: Promise<unknown>;
+      try {
+        result = Promise.resolve(execute({ id: call.id, name: call.name, args: call.args }, controller.signal));
+      } catch (e) {
+        result = Promise.reject(e);
+      }
+      result.then(
+        (value) => finish({ ok: true, value }),
+        (e: unknown) => finish({ ok: false, error: failed(call, e) }),
+      );
+    });
+  }
+
+  async function runBatch(input: readonly ToolCall[]): Promise<ToolOutcome[]> {
+    if (running) {
+      throw new ToolLoopError(
+        ErrCodeBatchInProgress,
+        'runBatch: another batch of this loop is still running; await it before running the next',
+      );
+    }
+    const calls = validate(input);
+    const inOrder = Boolean(mustRunInOrder(calls));
+    running = true;
+    const begun = new Set<string>();
+    try {
+      // Phase 1: admit in the provider's order.
+      const blocks = calls.map((call) => {
+        if (signal?.aborted) return { status: 'error' as const, error: aborted(call, false, signal.reason) };
+        const block = admit(call);
+        if (block) return { status: 'blocked' as const, error: block };
+        begun.add(call.id);
+        return null;
+      });
+
+      // Phase 2: run the admitted calls.
+      const limiter = createLimiter(inOrder ? 1 : concurrency);
+      const settled = await Promise.all(
+        calls.map((call, i) =>
+          blocks[i] ? null : limiter.run(() => invoke(call), { exclusive: call.kind === 'user_input' }),
+        ),
+      );
+
+      // Phase 3: end in the provider's order.
+      return calls.map((call, i): ToolOutcome => {
+        const base = { id: call.id, name: call.name, kind: call.kind };
+        const block = blocks[i];
+        if (block) return { ...base, ...block };
+        const result = settled[i]!;
+        const verified = result.ok && call.kind === 'write' && hasVerificationEvidence(result.value);
+        session.endToolCall(verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: result.ok });
+        begun.delete(call.id);
+        // The reference loop completes verification right after the evidence arrives; waiting
+        // until the final answer leaves the session stuck in VERIFYING and blocks the next write.
+        if (result.ok && session.state === 'VERIFYING' && session.readAfterWrite) session.completeVerification();
+        return result.ok
+          ? { ...base, status: 'ok', result: result.value }
+          : { ...base, status: 'error', error: result.error };
+      });
+    } finally {
+      // Only reached with calls left begun if something threw (a session or recorder bug):
+      // end them as failed so no call stays in flight on the session.
+      for (const id of begun) {
+        try {
+          session.endToolCall({ id, ok: false });
+        } catch {
+          // already failing; the original error is the one to report
+        }
+      }
+      running = false;
+    }
+  }
+
+  return {
+    session,
+    startTurn() {
+      looked = false;
+      lookBlocks = 0;
+      attempts = new Map();
+    },
+    runBatch,
+    finalAnswer() {
+      const error = session.canFinalAnswer();
+      return error ? { allowed: false, error, constraint: verificationConstraint(session, error) } : { allowed: true };
+    },
+  };
+}
+
+function aborted(call: ClassifiedCall, started: boolean, reason: unknown): ToolOutcomeError {
+  return {
+    error: ErrCodeToolAborted,
+    message: started
+      ? `Tool '${call.name}' was aborted: ${describeReason(reason)}`
+      : `Tool '${call.name}' was not run: the loop was aborted (${describeReason(reason)}).`,
+    details: { tool: call.name, started, reason: describeReason(reason) },
+  };
+}
+
+function failed(call: ClassifiedCall, error: unknown): ToolOutcomeError {
+  const cause = describeReason(error);
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return {
+    error: ErrCodeToolError,
+    message: `Tool '${call.name}' failed: ${cause}`,
+    details: { tool: call.name, cause, ...(typeof code === 'string' && { toolErrorCode: code }) },
+  };
+}
