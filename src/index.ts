@@ -104,3 +104,17 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
+
+// model-based testing: invariants, the explored graph, paths, coverage, mutants
+export { invariants, invariantById } from './mbt/invariants.js';
+export type { Invariant } from './mbt/invariants.js';
+export { decisionOf, stepOf } from './mbt/Step.js';
+export type { Step, StepDecision, SafetySnapshotLike } from './mbt/Step.js';
+export { exploreMachine, serializeConfiguration, shortestPathTo, EXPLORED_CONFIGS } from './mbt/exploreMachine.js';
+export type { MachineGraph, GraphEdge, Configuration, ExploreOptions } from './mbt/exploreMachine.js';
+export { checkInvariants, formatViolation } from './mbt/checkInvariants.js';
+export type { CheckResult, Violation } from './mbt/checkInvariants.js';
+export { CoverageTracker, resolveTransition, transitionsOf } from './mbt/coverage.js';
+export type { Coverage, CoverageFigure, Resolution, TransitionInfo } from './mbt/coverage.js';
+export { movesFrom, moveToEvent, moveLabel, applyMove } from './mbt/Move.js';
+export type { Move, MoveResult } from './mbt/Move.js';

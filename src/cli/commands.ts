@@ -1,5 +1,6 @@
 import type { Command } from './Command.js';
 import { replayCommand } from './replay.js';
+import { checkCommand } from './check.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
-export const commands: Command[] = [replayCommand];
+export const commands: Command[] = [replayCommand, checkCommand];

@@ -1,0 +1,239 @@
+import type { SafetyContext } from '../SafetyContext.js';
+import type { SafetyEvent } from '../SafetyEvent.js';
+import type { FSMBlockedError } from '../FSMBlockedError.js';
+import type { SafetySession } from '../SafetySession.js';
+import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
+
+/*
+ * A move is what a test does to a session, independent of call ids and
+ * clock readings: "begin a read", "the read that began before the write
+ * ends ok". The same move becomes a machine event (for the graph) or a
+ * session API call (for the system under test), picking the concrete call id
+ * from the context it is applied to.
+ */
+
+/** Whether an in-flight call began at the current write epoch or before the last write landed. */
+export type Epoch = 'now' | 'stale';
+
+export type Move =
+  | { type: 'check'; kind: ToolKind }
+  | { type: 'begin'; kind: ToolKind }
+  | { type: 'end'; kind: ToolKind; epoch: Epoch; ok: boolean; verified?: boolean }
+  | { type: 'succeed'; kind: ToolKind }
+  | { type: 'finalAnswer' }
+  | { type: 'completeVerification' }
+  | { type: 'targetEstablished' }
+  | { type: 'reset' }
+  | { type: 'resetKeepProgress' }
+  | { type: 'trackRecovery' }
+  | { type: 'checkRecovery' };
+
+/** One tool per kind, so paths read like a session. */
+export const TOOL_OF: Record<ToolKind, string> = {
+  resolve: 'find_vm',
+  read: 'get_logs',
+  write: 'restart_vm',
+  user_input: 'ask_user',
+};
+
+/** The error code a hand-tracked recovery carries in generated paths. */
+export const TRACKED_ERROR_CODE = 'TOOL_ERROR';
+
+const KIND_WORD: Record<ToolKind, string> = {
+  resolve: 'resolve',
+  read: 'read',
+  write: 'write',
+  user_input: 'user input',
+};
+
+/** A short readable label, unique per move: `begin write`, `read ok (began before the write)`. */
+export function moveLabel(move: Move): string {
+  switch (move.type) {
+    case 'check':
+      return `check ${KIND_WORD[move.kind]}`;
+    case 'begin':
+      return `begin ${KIND_WORD[move.kind]}`;
+    case 'end': {
+      const outcome = move.ok ? (move.verified ? 'ok, self-verified' : 'ok') : 'fails';
+      return `${KIND_WORD[move.kind]} ${outcome}${move.epoch === 'stale' ? ' (began before the write)' : ''}`;
+    }
+    case 'succeed':
+      return `onToolSuccess ${KIND_WORD[move.kind]}`;
+    case 'finalAnswer':
+      return 'final answer';
+    case 'completeVerification':
+      return 'complete verification';
+    case 'targetEstablished':
+      return 'target established';
+    case 'reset':
+      return 'reset';
+    case 'resetKeepProgress':
+      return 'reset keeping progress';
+    case 'trackRecovery':
+      return 'track recovery';
+    case 'checkRecovery':
+      return 'check recovery';
+  }
+}
+
+const epochOf = (context: SafetyContext, callEpoch: number): Epoch =>
+  callEpoch === context.writeEpoch ? 'now' : 'stale';
+
+/** The id of an in-flight call matching an `end` move, the first in begin order. */
+export function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>): string | undefined {
+  for (const id in context.calls) {
+    const call = context.calls[id]!;
+    if (call.kind === move.kind && epochOf(context, call.epoch) === move.epoch) return id;
+  }
+  return undefined;
+}
+
+/** A call id not in flight: `c1`, `c2`, ... */
+export function freshCallId(context: SafetyContext): string {
+  for (let n = 1; ; n++) if (!Object.hasOwn(context.calls, `c${n}`)) return `c${n}`;
+}
+
+/** The in-flight calls by shape (`read@now`, `read@stale`, ...), counted. */
+export function callShapes(context: SafetyContext): Map<string, number> {
+  const shapes = new Map<string, number>();
+  for (const id in context.calls) {
+    const call = context.calls[id]!;
+    const key = `${call.kind}@${epochOf(context, call.epoch)}`;
+    shapes.set(key, (shapes.get(key) ?? 0) + 1);
+  }
+  return shapes;
+}
+
+export interface MoveOptions {
+  /** Most calls of one kind in flight at once that exploration begins. Default 2. */
+  maxCallsPerKind?: number;
+  /** Most calls in flight at once that exploration begins. Default 2. */
+  maxCallsInFlight?: number;
+}
+
+/**
+ * Every move worth trying from a context: every event type, every tool kind,
+ * an end (ok, failed, and self-verified for writes) for each shape of call in
+ * flight, resets and recoveries.
+ */
+export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Move[] {
+  const perKind = options.maxCallsPerKind ?? 2;
+  const total = options.maxCallsInFlight ?? 2;
+  const moves: Move[] = [];
+  const inFlight = Object.values(context.calls);
+  for (const kind of TOOL_KINDS) moves.push({ type: 'check', kind });
+  for (const kind of TOOL_KINDS) {
+    if (inFlight.length < total && inFlight.filter((c) => c.kind === kind).length < perKind)
+      moves.push({ type: 'begin', kind });
+  }
+  const seen = new Set<string>();
+  for (const call of inFlight) {
+    const epoch = epochOf(context, call.epoch);
+    const key = `${call.kind}@${epoch}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    moves.push({ type: 'end', kind: call.kind, epoch, ok: true });
+    if (call.kind === 'write') moves.push({ type: 'end', kind: call.kind, epoch, ok: true, verified: true });
+    moves.push({ type: 'end', kind: call.kind, epoch, ok: false });
+  }
+  for (const kind of TOOL_KINDS) moves.push({ type: 'succeed', kind });
+  moves.push(
+    { type: 'finalAnswer' },
+    { type: 'completeVerification' },
+    { type: 'targetEstablished' },
+    { type: 'reset' },
+    { type: 'resetKeepProgress' },
+    { type: 'trackRecovery' },
+    { type: 'checkRecovery' },
+  );
+  return moves;
+}
+
+/** The machine event a move stands for in a context, or undefined (an end with no matching call). */
+export function moveToEvent(move: Move, context: SafetyContext, at: number): SafetyEvent | undefined {
+  switch (move.type) {
+    case 'check':
+      return { type: 'CHECK_TOOL', kind: move.kind, tool: TOOL_OF[move.kind], at };
+    case 'begin':
+      return { type: 'BEGIN_CALL', id: freshCallId(context), kind: move.kind, tool: TOOL_OF[move.kind], at };
+    case 'end': {
+      const id = callIdFor(context, move);
+      if (id === undefined) return undefined;
+      if (!move.ok) return { type: 'TOOL_FAILED', id, at };
+      return move.verified ? { type: 'TOOL_SUCCEEDED', id, verified: true, at } : { type: 'TOOL_SUCCEEDED', id, at };
+    }
+    case 'succeed':
+      return { type: 'TOOL_SUCCEEDED', kind: move.kind, tool: TOOL_OF[move.kind], at };
+    case 'finalAnswer':
+      return { type: 'CHECK_FINAL_ANSWER', at };
+    case 'completeVerification':
+      return { type: 'COMPLETE_VERIFICATION', at };
+    case 'targetEstablished':
+      return { type: 'TARGET_ESTABLISHED', at };
+    case 'reset':
+      return { type: 'RESET', at };
+    case 'resetKeepProgress':
+      return { type: 'RESET_KEEP_PROGRESS', at };
+    case 'trackRecovery':
+      return { type: 'TRACK_RECOVERY', errorCode: TRACKED_ERROR_CODE, tool: TOOL_OF.write, at };
+    case 'checkRecovery':
+      return { type: 'CHECK_RECOVERY', tool: TOOL_OF.write, at };
+  }
+}
+
+/** What a session API call returned, as far as a path test compares it. */
+export interface MoveResult {
+  /** The session method called, with its arguments. */
+  call: string;
+  /** For checks: null when allowed, else the block. */
+  blocked?: FSMBlockedError | null;
+}
+
+/**
+ * Applies a move to a real session through its public API (the system under
+ * test): checks through `canExecuteTool`/`canFinalAnswer`, calls through
+ * `beginToolCall`/`endToolCall`, successes through `onToolSuccess`.
+ */
+export function applyMove(session: SafetySession, move: Move): MoveResult {
+  switch (move.type) {
+    case 'check': {
+      const blocked = session.canExecuteTool(move.kind, TOOL_OF[move.kind]);
+      return { call: `canExecuteTool(${move.kind}, ${TOOL_OF[move.kind]})`, blocked };
+    }
+    case 'begin': {
+      const id = freshCallId(session.context);
+      const blocked = session.beginToolCall({ id, kind: move.kind, tool: TOOL_OF[move.kind] });
+      return { call: `beginToolCall(${id}, ${move.kind}, ${TOOL_OF[move.kind]})`, blocked };
+    }
+    case 'end': {
+      const id = callIdFor(session.context, move);
+      if (id === undefined) throw new Error(`no ${move.kind} call (${move.epoch}) in flight to end`);
+      const result = move.verified ? { id, ok: move.ok, verified: true } : { id, ok: move.ok };
+      session.endToolCall(result);
+      return { call: `endToolCall(${id}, ok: ${move.ok}${move.verified ? ', verified' : ''})` };
+    }
+    case 'succeed':
+      session.onToolSuccess(move.kind, TOOL_OF[move.kind]);
+      return { call: `onToolSuccess(${move.kind}, ${TOOL_OF[move.kind]})` };
+    case 'finalAnswer':
+      return { call: 'canFinalAnswer()', blocked: session.canFinalAnswer() };
+    case 'completeVerification':
+      session.completeVerification();
+      return { call: 'completeVerification()' };
+    case 'targetEstablished':
+      session.targetEstablished();
+      return { call: 'targetEstablished()' };
+    case 'reset':
+      session.reset();
+      return { call: 'reset()' };
+    case 'resetKeepProgress':
+      session.resetKeepProgress();
+      return { call: 'resetKeepProgress()' };
+    case 'trackRecovery':
+      session.trackPendingRecovery(TRACKED_ERROR_CODE, TOOL_OF.write);
+      return { call: `trackPendingRecovery(${TRACKED_ERROR_CODE}, ${TOOL_OF.write})` };
+    case 'checkRecovery':
+      session.checkRecoverySuccess(TOOL_OF.write);
+      return { call: `checkRecoverySuccess(${TOOL_OF.write})` };
+  }
+}

@@ -1,0 +1,148 @@
+import { guardImplementations } from '../guards.js';
+import type { MachineDefinition, NamedRef, TransitionDefinition } from '../MachineDefinition.js';
+import type { SafetyContext } from '../SafetyContext.js';
+import type { SafetyEvent } from '../SafetyEvent.js';
+
+/*
+ * Coverage is measured against the machine JSON itself: every state, every
+ * transition (by its path in the JSON), and both outcomes of every guarded
+ * transition. XState picks transitions child first, then the root's `on`, and
+ * within a list the first whose guard passes; `resolveTransition` replays
+ * that choice so each step can say which guards it evaluated and how.
+ */
+
+/** A transition of the machine JSON, named by its path: `states.VERIFYING.on.CHECK_TOOL[0]`. */
+export interface TransitionInfo {
+  id: string;
+  /** The state it belongs to, or null for the root's `on`. */
+  source: string | null;
+  event: string;
+  guard?: string;
+  target?: string;
+  description: string;
+}
+
+const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
+
+/** Every transition of a definition, states first (in JSON order), then the root's. */
+export function transitionsOf(def: MachineDefinition): TransitionInfo[] {
+  const out: TransitionInfo[] = [];
+  const add = (map: Record<string, TransitionDefinition[]> | undefined, base: string, source: string | null) => {
+    for (const [event, list] of Object.entries(map ?? {})) {
+      list.forEach((t, i) =>
+        out.push({
+          id: `${base}.${event}[${i}]`,
+          source,
+          event,
+          ...(t.guard !== undefined && { guard: refName(t.guard) }),
+          ...(t.target !== undefined && { target: t.target }),
+          description: t.description,
+        }),
+      );
+    }
+  };
+  for (const [name, state] of Object.entries(def.states)) add(state.on, `states.${name}.on`, name);
+  add(def.on, 'on', null);
+  return out;
+}
+
+/** Which transition a step took and how every guard it tried came out. */
+export interface Resolution {
+  /** The transition taken, or undefined when none applied (the event changed nothing). */
+  taken?: TransitionInfo;
+  guards: Array<{ transition: TransitionInfo; result: boolean }>;
+}
+
+/** Replays XState's choice of transition for an event in a state. */
+export function resolveTransition(
+  def: MachineDefinition,
+  state: string,
+  context: SafetyContext,
+  event: SafetyEvent,
+  transitions: TransitionInfo[] = transitionsOf(def),
+): Resolution {
+  const guards: Resolution['guards'] = [];
+  for (const source of [state, null]) {
+    for (const t of transitions) {
+      if (t.source !== source || t.event !== event.type) continue;
+      if (t.guard === undefined) return { taken: t, guards };
+      const impl = guardImplementations[t.guard as keyof typeof guardImplementations];
+      const result = impl(context, event);
+      guards.push({ transition: t, result });
+      if (result) return { taken: t, guards };
+    }
+  }
+  return { guards };
+}
+
+/** Covered and total items of one kind, with the missing ones named. */
+export interface CoverageFigure {
+  covered: number;
+  total: number;
+  missing: string[];
+}
+
+export interface Coverage {
+  states: CoverageFigure;
+  transitions: CoverageFigure;
+  /** Both outcomes of each guarded transition: `states.X.on.E[0] isWrite=true`. */
+  guardOutcomes: CoverageFigure;
+}
+
+/** Accumulates coverage over steps; `report()` gives the figures. */
+export class CoverageTracker {
+  private readonly transitions: TransitionInfo[];
+  private readonly states = new Set<string>();
+  private readonly taken = new Set<string>();
+  private readonly outcomes = new Set<string>();
+
+  constructor(private readonly def: MachineDefinition) {
+    this.transitions = transitionsOf(def);
+  }
+
+  /** Notes a state visited. */
+  visit(state: string): void {
+    this.states.add(state);
+  }
+
+  /** Notes a step: the transition it took and the guard outcomes it saw; returns the resolution. */
+  step(state: string, context: SafetyContext, event: SafetyEvent, after: string): Resolution {
+    const resolution = resolveTransition(this.def, state, context, event, this.transitions);
+    this.visit(state);
+    this.visit(after);
+    if (resolution.taken) this.taken.add(resolution.taken.id);
+    for (const g of resolution.guards) this.outcomes.add(outcomeId(g.transition, g.result));
+    return resolution;
+  }
+
+  report(): Coverage {
+    const figure = (all: string[], seen: Set<string>): CoverageFigure => {
+      const missing = all.filter((x) => !seen.has(x));
+      return { covered: all.length - missing.length, total: all.length, missing };
+    };
+    return {
+      states: figure(Object.keys(this.def.states), this.states),
+      transitions: figure(
+        this.transitions.map((t) => t.id),
+        this.taken,
+      ),
+      guardOutcomes: figure(guardOutcomeIds(this.transitions), this.outcomes),
+    };
+  }
+}
+
+/** The id of one guard outcome of a transition. */
+export function outcomeId(t: TransitionInfo, result: boolean): string {
+  return `${t.id} ${t.guard}=${result}`;
+}
+
+/** Every guard outcome the coverage asks for: true and false of each guarded transition. */
+export function guardOutcomeIds(transitions: TransitionInfo[]): string[] {
+  return transitions.filter((t) => t.guard !== undefined).flatMap((t) => [outcomeId(t, true), outcomeId(t, false)]);
+}
+
+/** `12/12` or `11/12 (missing: ...)`. */
+export function formatFigure(name: string, f: CoverageFigure): string {
+  const pct = f.total === 0 ? 100 : Math.round((1000 * f.covered) / f.total) / 10;
+  return `${name}: ${f.covered}/${f.total} (${pct}%)${f.missing.length ? `, missing ${f.missing.join('; ')}` : ''}`;
+}
