@@ -20,15 +20,18 @@ export const BLOCKED_RECOVERY_CODE = 'FSM_BLOCKED';
 
 function withoutCall(calls: SafetyContext['calls'], id: string | undefined): SafetyContext['calls'] {
   if (id === undefined || !Object.hasOwn(calls, id)) return calls;
-  const rest = { ...calls };
-  delete rest[id];
+  // Rebuilt rather than `delete`d: deleting keys sends V8 objects into slow dictionary mode.
+  const rest: SafetyContext['calls'] = {};
+  for (const key in calls) if (key !== id) rest[key] = calls[key]!;
   return rest;
 }
 
 /** Drops recoveries older than the TTL, measured on the event's clock reading. */
 function liveRecoveries(context: SafetyContext, at: number): PendingRecovery[] {
   const ttl = context.config.recoveryTtlMs;
-  return context.pendingRecoveries.filter((r) => at - r.createdAt <= ttl);
+  const all = context.pendingRecoveries;
+  // The common case (nothing pending, nothing expired) keeps the same array: no allocation.
+  return all.every((r) => at - r.createdAt <= ttl) ? all : all.filter((r) => at - r.createdAt <= ttl);
 }
 
 function newRecovery(context: SafetyContext, errorCode: string, tool: string, at: number): PendingRecovery {
@@ -113,7 +116,7 @@ export const actionImplementations = {
       if (event.id === undefined) return {};
       const patch: Partial<SafetyContext> = { calls: withoutCall(context.calls, event.id) };
       const call = Object.hasOwn(context.calls, event.id) ? context.calls[event.id] : undefined;
-      if (event.type === 'TOOL_SUCCEEDED' && call) {
+      if (event.type === 'TOOL_SUCCEEDED' && call && context.pendingRecoveries.length > 0) {
         // A later success of a blocked tool is the recovery: it settles them all.
         patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
       }
