@@ -1,0 +1,169 @@
+import { definitionOf } from '../createSafetyMachine.js';
+import type { SafetyConfig } from '../SafetyContext.js';
+import type { BlockReasonCode, SessionState } from '../toolKind.js';
+import { guardOutcomeIds, outcomeId, resolveTransition, transitionsOf } from './coverage.js';
+import { pathName } from './describeStep.js';
+import { shortestPathTo, type GraphEdge, type MachineGraph } from './exploreMachine.js';
+import type { Move } from './Move.js';
+import type { StepDecision } from './Step.js';
+
+/** What the graph predicts a session shows after a step. */
+export interface StepExpectation {
+  state: SessionState;
+  wroteThisEpisode: boolean;
+  readAfterWrite: boolean;
+  /** For a check: allowed or blocked; null for anything else. */
+  decision: StepDecision;
+  reasonCode?: BlockReasonCode;
+}
+
+export interface PlanStep {
+  label: string;
+  move: Move;
+  expect: StepExpectation;
+}
+
+/**
+ * A path plan: moves from a new session and what each must show. JSON, so
+ * other tools (and people) can use it; `test-paths` runs it against the
+ * implementation.
+ */
+export interface PathPlan {
+  /** Readable and unique: `RESOLVING · begin read · read ok ⇒ READING`. */
+  name: string;
+  /** `shortest`: to a configuration; `coverage`: added to reach a transition or guard outcome; `simple`: bounded depth. */
+  strategy: 'shortest' | 'coverage' | 'simple';
+  /** The session settings the path starts with. */
+  config: SafetyConfig;
+  /** The configuration the path ends in. */
+  target: string;
+  steps: PlanStep[];
+}
+
+export type PathStrategy = 'shortest' | 'simple';
+
+function expectationOf(edge: GraphEdge): StepExpectation {
+  const c = edge.after.context;
+  return {
+    state: edge.after.value as SessionState,
+    wroteThisEpisode: c.wroteThisEpisode,
+    readAfterWrite: c.readAfterWrite,
+    decision: edge.decision,
+    ...(edge.reasonCode !== undefined && { reasonCode: edge.reasonCode }),
+  };
+}
+
+/** A plan from a list of edges starting at an initial configuration. */
+export function planOf(
+  graph: MachineGraph,
+  edges: GraphEdge[],
+  strategy: PathPlan['strategy'],
+  start: string,
+): PathPlan {
+  const first = graph.configurations.get(start)!;
+  return {
+    name: pathName(edges, { state: first.state, config: first.config }),
+    strategy,
+    config: first.config,
+    target: edges.at(-1)?.to ?? start,
+    steps: edges.map((edge) => ({ label: edge.label, move: edge.move, expect: expectationOf(edge) })),
+  };
+}
+
+function startOf(graph: MachineGraph, edges: GraphEdge[], fallback: string): string {
+  return edges[0]?.from ?? fallback;
+}
+
+/** What each edge covers: its states, its transition taken, its guard outcomes. */
+export function edgeCoverage(graph: MachineGraph): string[][] {
+  const def = definitionOf(graph.machine);
+  if (!def) throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
+  const transitions = transitionsOf(def);
+  return graph.edges.map((edge) => {
+    const r = resolveTransition(def, String(edge.before.value), edge.before.context, edge.event, transitions);
+    const items = [`state ${String(edge.before.value)}`, `state ${String(edge.after.value)}`];
+    if (r.taken) items.push(`transition ${r.taken.id}`);
+    for (const g of r.guards) items.push(`guard ${outcomeId(g.transition, g.result)}`);
+    return items;
+  });
+}
+
+/** Every coverage item of a machine: `state X`, `transition <id>`, `guard <id> <guard>=true|false`. */
+export function coverageItems(graph: MachineGraph): string[] {
+  const def = definitionOf(graph.machine)!;
+  const transitions = transitionsOf(def);
+  return [
+    ...Object.keys(def.states).map((s) => `state ${s}`),
+    ...transitions.map((t) => `transition ${t.id}`),
+    ...guardOutcomeIds(transitions).map((g) => `guard ${g}`),
+  ];
+}
+
+/**
+ * Shortest paths to every configuration, then, for each transition or guard
+ * outcome those leave out, a shortest path through an edge that covers it
+ * (blocked checks and no-ops are self-loops, which no path *to* a
+ * configuration takes).
+ *
+ * @example
+ * const plans = shortestPlans(exploreMachine(safetyMachine));
+ * plans[1].name; // 'RESOLVING · check resolve ⇒ RESOLVING, resolve allowed' (or similar)
+ */
+export function shortestPlans(graph: MachineGraph): PathPlan[] {
+  const plans: PathPlan[] = [];
+  const covered = new Set<string>();
+  const perEdge = edgeCoverage(graph);
+  const cover = (edges: GraphEdge[]) => {
+    for (const e of edges) for (const item of perEdge[e.index]!) covered.add(item);
+  };
+  for (const [key, configuration] of graph.configurations) {
+    if (configuration.parent === undefined) continue;
+    const edges = shortestPathTo(graph, key);
+    cover(edges);
+    plans.push(planOf(graph, edges, 'shortest', startOf(graph, edges, key)));
+  }
+  // Edges are in breadth-first order of their source: the first that covers an item is on a shortest path.
+  for (const edge of graph.edges) {
+    if (perEdge[edge.index]!.every((item) => covered.has(item))) continue;
+    const edges = [...shortestPathTo(graph, edge.from), edge];
+    cover(edges);
+    plans.push(planOf(graph, edges, 'coverage', startOf(graph, edges, edge.from)));
+  }
+  return plans;
+}
+
+/**
+ * Simple paths (no configuration visited twice) of `depth` steps from each
+ * initial configuration, or shorter where every move leads back into the path.
+ *
+ * @example
+ * simplePlans(exploreMachine(safetyMachine), 3).length;
+ */
+export function simplePlans(graph: MachineGraph, depth: number): PathPlan[] {
+  const plans: PathPlan[] = [];
+  const path: GraphEdge[] = [];
+  const onPath = new Set<string>();
+  const walk = (key: string, start: string) => {
+    onPath.add(key);
+    let extended = false;
+    if (path.length < depth) {
+      for (const index of graph.outgoing.get(key) ?? []) {
+        const edge = graph.edges[index]!;
+        if (onPath.has(edge.to)) continue;
+        extended = true;
+        path.push(edge);
+        walk(edge.to, start);
+        path.pop();
+      }
+    }
+    if (!extended && path.length > 0) plans.push(planOf(graph, [...path], 'simple', start));
+    onPath.delete(key);
+  };
+  for (const start of graph.initial) walk(start, start);
+  return plans;
+}
+
+/** Plans by strategy. */
+export function generatePlans(graph: MachineGraph, strategy: PathStrategy, depth = 3): PathPlan[] {
+  return strategy === 'shortest' ? shortestPlans(graph) : simplePlans(graph, depth);
+}

@@ -1,0 +1,107 @@
+import type { SafetyMachine } from '../createSafetyMachine.js';
+import type { SafetyConfig } from '../SafetyContext.js';
+import { createSafetySession, type SafetySession } from '../SafetySession.js';
+import { applyMove, moveLabel, moveToEvent, type Move } from './Move.js';
+import type { PathPlan, StepExpectation } from './paths.js';
+import { stepOf, type Step, type StepDecision } from './Step.js';
+
+/** One step as the session showed it. */
+export interface ObservedStep {
+  call: string;
+  /** The step in machine terms (before, event, after, decision), for monitors and coverage. */
+  step: Step;
+  actual: StepExpectation;
+}
+
+export interface PlanResult {
+  plan: PathPlan;
+  ok: boolean;
+  /** The first mismatch between the graph's prediction and the session, in words. */
+  failure?: string;
+  /** Index of the failing step. */
+  failedStep?: number;
+  observed: ObservedStep[];
+  ms: number;
+}
+
+/** A deterministic clock: 1 s per reading from a fixed epoch, so recoveries never expire mid-path. */
+export function steppingClock(start = 1_700_000_000_000, step = 1000): () => number {
+  let t = start - step;
+  return () => (t += step);
+}
+
+/** A fresh session under test, with a deterministic clock. */
+export function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): SafetySession {
+  return createSafetySession({
+    id: 'path-under-test',
+    now: steppingClock(),
+    recoveryTtlMs: config.recoveryTtlMs,
+    failedWriteRequiresVerification: config.failedWriteRequiresVerification,
+    ...(machine && { machine }),
+  });
+}
+
+/**
+ * Applies one move to the session and observes it as a machine step. The
+ * event is the one the session sends for the call (same call id, same kind);
+ * its clock reading is not compared.
+ */
+export function observeMove(session: SafetySession, move: Move): ObservedStep {
+  const before = { value: session.state, context: session.context };
+  const event = moveToEvent(move, session.context, 0);
+  if (!event) throw new Error(`no call in flight matches "${moveLabel(move)}"`);
+  const result = applyMove(session, move);
+  const after = { value: session.state, context: session.context };
+  const decision: StepDecision = result.blocked === undefined ? null : result.blocked === null ? 'allowed' : 'blocked';
+  return {
+    call: result.call,
+    step: { ...stepOf(before, event, after), decision },
+    actual: {
+      state: session.state,
+      wroteThisEpisode: session.wroteThisEpisode,
+      readAfterWrite: session.readAfterWrite,
+      decision,
+      ...(result.blocked && { reasonCode: result.blocked.reasonCode }),
+    },
+  };
+}
+
+const FIELDS = ['state', 'decision', 'reasonCode', 'wroteThisEpisode', 'readAfterWrite'] as const;
+
+/**
+ * Runs a path plan against a real `SafetySession` (the system under test)
+ * and compares each step's state, flags, decision and reason code with what
+ * the graph predicts.
+ *
+ * @example
+ * const result = runPlan(plan);
+ * if (!result.ok) console.error(result.failure);
+ */
+export function runPlan(plan: PathPlan, options: { machine?: SafetyMachine } = {}): PlanResult {
+  const started = performance.now();
+  const session = sessionUnderTest(plan.config, options.machine);
+  const observed: ObservedStep[] = [];
+  for (let i = 0; i < plan.steps.length; i++) {
+    const { move, expect, label } = plan.steps[i]!;
+    let step: ObservedStep;
+    try {
+      step = observeMove(session, move);
+    } catch (e) {
+      return fail(`step ${i + 1} (${label}) threw: ${(e as Error).message}`, i);
+    }
+    observed.push(step);
+    for (const field of FIELDS) {
+      if (expect[field] !== step.actual[field]) {
+        return fail(
+          `step ${i + 1} (${label}, ${step.call}): ${field} expected ${JSON.stringify(expect[field])}, got ${JSON.stringify(step.actual[field])}`,
+          i,
+        );
+      }
+    }
+  }
+  return { plan, ok: true, observed, ms: performance.now() - started };
+
+  function fail(failure: string, failedStep: number): PlanResult {
+    return { plan, ok: false, failure, failedStep, observed, ms: performance.now() - started };
+  }
+}
