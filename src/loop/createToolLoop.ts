@@ -153,7 +153,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     if (count > maxIdenticalCalls) {
       return {
         error: ErrCodeLoopDetected,
-        message: `LOOP_DETECTED: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
+        message: `${ErrCodeLoopDetected}: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
         details: { tool: call.name, attempts: String(count), limit: String(maxIdenticalCalls) },
       };
     }
@@ -161,8 +161,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       lookBlocks += 1;
       return {
         error: ErrCodeLookBeforeAsking,
-        message:
-          'LOOK_BEFORE_ASKING: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.',
+        message: `${ErrCodeLookBeforeAsking}: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.`,
         details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
       };
     }
