@@ -1,6 +1,8 @@
 import type { Command } from './Command.js';
 import { replayCommand } from './replay.js';
 import { checkCommand } from './check.js';
+import { pathsCommand } from './paths.js';
+import { testPathsCommand } from './testPaths.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
-export const commands: Command[] = [replayCommand, checkCommand];
+export const commands: Command[] = [replayCommand, checkCommand, pathsCommand, testPathsCommand];

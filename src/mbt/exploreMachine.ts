@@ -54,7 +54,7 @@ export interface ExploreOptions extends MoveOptions {
    * where failed writes need verification (so that guard's both outcomes are reached).
    */
   configs?: SafetyConfig[];
-  /** consecutiveVerifyBlocks is kept up to this value, then shown as `N+`. Default 3. */
+  /** consecutiveVerifyBlocks is kept up to this value, then shown as `N+`. Default 2: no guard reads it, and 2+ shows a block after blocks. */
   counterCap?: number;
 }
 
@@ -75,7 +75,7 @@ export const EXPLORED_CONFIGS: readonly SafetyConfig[] = [
  * @example
  * serializeConfiguration(snapshot); // 'VERIFYING wrote blocks=1 calls=read@stale'
  */
-export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap = 3): string {
+export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap = 2): string {
   const c = snapshot.context;
   const parts = [String(snapshot.value)];
   if (c.wroteThisEpisode) parts.push('wrote');
@@ -105,7 +105,7 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
  */
 export function exploreMachine(machine: SafetyMachine, options: ExploreOptions = {}): MachineGraph {
   const started = performance.now();
-  const counterCap = options.counterCap ?? 3;
+  const counterCap = options.counterCap ?? 2;
   const keys = new WeakMap<SafetySnapshotLike, string>();
   const serialize = (s: SafetySnapshotLike) => {
     let key = keys.get(s);

@@ -1,0 +1,98 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { exploreMachine } from '../mbt/exploreMachine.js';
+import { plansToJUnit, plansToJson, plansToMarkdown, type PlanFigures } from '../mbt/formatPlans.js';
+import { generatePlans, type PathStrategy } from '../mbt/paths.js';
+import { UsageError, type Command } from './Command.js';
+import { loadMachineFile } from './loadMachineFile.js';
+import { defaultMachinePath } from './packageRoot.js';
+
+const FORMATS = { json: 'json', md: 'md', junit: 'xml' } as const;
+type Format = keyof typeof FORMATS;
+
+/** Parses `--depth`: a positive integer. */
+export function parseDepth(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--depth must be a positive integer, got "${text}"`);
+  return n;
+}
+
+export const pathsCommand: Command = {
+  name: 'paths',
+  summary: 'write the generated path plans (json, md or junit)',
+  usage: `assistant-safety paths [--machine FILE] [--strategy shortest|simple] [--depth N] [--format json|md|junit] [--out DIR]
+
+Generates path plans from the machine graph (default machine: the shipped
+machines/assistant-safety.json) and writes them to stdout, or to
+DIR/paths-<strategy>.<json|md|xml> with --out.
+
+  --strategy shortest  a shortest path to every configuration, plus one through
+                       each transition or guard outcome those miss (default)
+  --strategy simple    every simple path of --depth steps (default 3)
+  --format             json (default, for tools), md (for people), junit (a
+                       test plan: one testcase a path)
+
+Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        machine: { type: 'string' },
+        strategy: { type: 'string', default: 'shortest' },
+        depth: { type: 'string' },
+        format: { type: 'string', default: 'json' },
+        out: { type: 'string' },
+      },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const strategy = values.strategy as PathStrategy;
+    if (strategy !== 'shortest' && strategy !== 'simple')
+      throw new UsageError(`--strategy must be shortest or simple, got "${values.strategy}"`);
+    const format = values.format as Format;
+    if (!Object.hasOwn(FORMATS, format))
+      throw new UsageError(`--format must be json, md or junit, got "${values.format}"`);
+    const depth = parseDepth(values.depth, 3);
+    if (values.depth !== undefined && strategy !== 'simple')
+      throw new UsageError('--depth applies to --strategy simple only');
+
+    const file = values.machine ?? defaultMachinePath();
+    const machine = loadMachineFile(file, io);
+    if (!machine) return 2;
+    const started = performance.now();
+    const graph = exploreMachine(machine);
+    const plans = generatePlans(graph, strategy, depth);
+    const figures: PlanFigures = {
+      machine: file,
+      strategy,
+      ...(strategy === 'simple' && { depth }),
+      configurations: graph.configurations.size,
+      edges: graph.edges.length,
+      ms: performance.now() - started,
+    };
+    const text =
+      format === 'md'
+        ? plansToMarkdown(plans, figures)
+        : format === 'junit'
+          ? plansToJUnit(plans, `assistant-safety paths (${strategy})`)
+          : plansToJson(plans, figures);
+    if (values.out === undefined) {
+      io.out(text);
+      return 0;
+    }
+    const target = join(values.out, `paths-${strategy}.${FORMATS[format]}`);
+    try {
+      mkdirSync(values.out, { recursive: true });
+      writeFileSync(target, text);
+    } catch (e) {
+      io.err(`paths: cannot write ${target}: ${(e as Error).message}`);
+      return 2;
+    }
+    io.out(
+      `${target}: ${plans.length} paths over ${figures.configurations} configurations, ${figures.edges} edges (generated in ${Math.round(figures.ms)} ms)`,
+    );
+    return 0;
+  },
+};
