@@ -1,0 +1,102 @@
+import { createSafetySession } from '../src/SafetySession.js';
+import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
+import { opsPerSecondPaired, summary, type Figure } from './measure.js';
+
+/*
+ * One cycle of a realistic session through the lifecycle API: discover, write,
+ * a second write blocked while the first is in flight, a read beside the
+ * write, a verifying read, complete verification. 6 begin/end pairs.
+ */
+const PAIRS_PER_CYCLE = 6;
+
+export function gateFigures({ cycles = 20_000, runs = 7 } = {}): Figure[] {
+  const ops = cycles * PAIRS_PER_CYCLE;
+  let t = 0;
+
+  const lifecycle = () => {
+    const s = createSafetySession({ now: () => t++ });
+    for (let i = 0; i < cycles; i++) {
+      s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm' });
+      s.endToolCall({ id: 'r1', ok: true });
+      s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' });
+      s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' });
+      s.beginToolCall({ id: 'r2', kind: 'read', tool: 'status' });
+      s.endToolCall({ id: 'w1', ok: true });
+      s.endToolCall({ id: 'w2', ok: true });
+      s.endToolCall({ id: 'r2', ok: true });
+      s.beginToolCall({ id: 'r3', kind: 'read', tool: 'status' });
+      s.endToolCall({ id: 'r3', ok: true });
+      s.completeVerification();
+      s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
+      s.endToolCall({ id: 'q', ok: true });
+    }
+  };
+  const lifecycleReducer = () => {
+    let s: ReducerState = initialReducerState;
+    for (let i = 0; i < cycles; i++) {
+      s = reduce(s, { type: 'BEGIN', id: 'r1', kind: 'resolve', tool: 'find_vm', at: t++ });
+      s = reduce(s, { type: 'END', id: 'r1', ok: true, at: t++ });
+      s = reduce(s, { type: 'BEGIN', id: 'w1', kind: 'write', tool: 'restart_vm', at: t++ });
+      s = reduce(s, { type: 'BEGIN', id: 'w2', kind: 'write', tool: 'stop_vm', at: t++ });
+      s = reduce(s, { type: 'BEGIN', id: 'r2', kind: 'read', tool: 'status', at: t++ });
+      s = reduce(s, { type: 'END', id: 'w1', ok: true, at: t++ });
+      s = reduce(s, { type: 'END', id: 'w2', ok: true, at: t++ });
+      s = reduce(s, { type: 'END', id: 'r2', ok: true, at: t++ });
+      s = reduce(s, { type: 'BEGIN', id: 'r3', kind: 'read', tool: 'status', at: t++ });
+      s = reduce(s, { type: 'END', id: 'r3', ok: true, at: t++ });
+      s = reduce(s, { type: 'COMPLETE' });
+      s = reduce(s, { type: 'BEGIN', id: 'q', kind: 'user_input', tool: 'ask', at: t++ });
+      s = reduce(s, { type: 'END', id: 'q', ok: true, at: t++ });
+    }
+    if (s.state !== 'READING') throw new Error('baseline reducer diverged');
+  };
+  const compat = () => {
+    const s = createSafetySession({ now: () => t++ });
+    for (let i = 0; i < cycles; i++) {
+      s.canExecuteTool('resolve', 'find_vm');
+      s.onToolSuccess('resolve', 'find_vm');
+      s.canExecuteTool('write', 'restart_vm');
+      s.onToolSuccess('write', 'restart_vm');
+      s.canExecuteTool('write', 'stop_vm');
+      s.canExecuteTool('read', 'status');
+      s.onToolSuccess('read', 'status');
+      s.completeVerification();
+    }
+  };
+  const COMPAT_PAIRS = 4;
+  const compatReducer = () => {
+    let s: ReducerState = initialReducerState;
+    for (let i = 0; i < cycles; i++) {
+      s = reduce(s, { type: 'CHECK', kind: 'resolve', tool: 'find_vm' });
+      s = reduce(s, { type: 'SUCCESS', kind: 'resolve', tool: 'find_vm', at: t++ });
+      s = reduce(s, { type: 'CHECK', kind: 'write', tool: 'restart_vm' });
+      s = reduce(s, { type: 'SUCCESS', kind: 'write', tool: 'restart_vm', at: t++ });
+      s = reduce(s, { type: 'CHECK', kind: 'write', tool: 'stop_vm' });
+      s = reduce(s, { type: 'CHECK', kind: 'read', tool: 'status' });
+      s = reduce(s, { type: 'SUCCESS', kind: 'read', tool: 'status', at: t++ });
+      s = reduce(s, { type: 'COMPLETE' });
+    }
+  };
+
+  const figure = (name: string, subject: number[], base: number[], baseName: string): Figure => {
+    const sub = summary(subject);
+    const b = summary(base);
+    const ratio = b.median / sub.median;
+    return {
+      suite: 'gate',
+      name,
+      unit: 'pairs/s',
+      ...sub,
+      better: 'higher',
+      baseline: { name: baseName, median: b.median, ratio, ratioText: `${ratio.toFixed(1)}× slower than the reducer` },
+      target: { text: 'within 5× of the reducer', met: ratio <= 5 },
+    };
+  };
+
+  const [lc, lcBase] = opsPerSecondPaired(lifecycle, lifecycleReducer, ops, runs);
+  const [cp, cpBase] = opsPerSecondPaired(compat, compatReducer, cycles * COMPAT_PAIRS, runs);
+  return [
+    figure('beginToolCall + endToolCall', lc, lcBase, 'hand-written reducer, same semantics'),
+    figure('canExecuteTool + onToolSuccess', cp, cpBase, 'hand-written reducer, same semantics'),
+  ];
+}
