@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRecording, replayRecording, type RecordingEntry } from 'assistant-safety';
+import { describe, expect, it } from 'vitest';
+import { DEMO_SCENARIOS, runDemoAgent } from '../../examples/demoAgent.js';
+import { main } from '../../src/cli/main.js';
+
+const replayWithCli = async (file: string) => {
+  const out: string[] = [];
+  const code = await main(['replay', file], { out: (t) => out.push(t), err: (t) => out.push(t) });
+  return { code, out: out.join('\n') };
+};
+
+describe('the demo agent', () => {
+  it('should catch every scripted unsafe move and write recordings the replay CLI accepts with no divergence', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'demo-'));
+    const streamed = new Map<string, RecordingEntry[]>();
+    const runs = await runDemoAgent({
+      outDir,
+      recorderFor: (id) => {
+        const entries: RecordingEntry[] = [];
+        streamed.set(id, entries);
+        return { record: (e) => void entries.push(e) };
+      },
+    });
+    expect(runs.map((r) => r.scenario)).toEqual(DEMO_SCENARIOS.map((s) => s.name));
+    for (const run of runs) {
+      expect(run.mismatches).toEqual([]);
+      const { code, out } = await replayWithCli(run.file!);
+      expect(out).toContain('no divergence');
+      expect(code).toBe(0);
+      const entries = parseRecording(readFileSync(run.file!, 'utf8'));
+      expect(replayRecording(entries).divergences).toEqual([]);
+      // The live recorder saw exactly what the file holds.
+      expect(streamed.get(run.sessionId)).toEqual(entries);
+    }
+  });
+
+  it('should record the unsafe moves as the session saw them', async () => {
+    const blocks = new Map<string, string[]>();
+    const runs = await runDemoAgent({
+      recorderFor: (id) => {
+        blocks.set(id, []);
+        return { record: (e) => void (e.decision === 'blocked' && blocks.get(id)!.push(e.reasonCode!)) };
+      },
+    });
+    expect(runs.flatMap((r) => r.mismatches)).toEqual([]);
+    expect(blocks.get('demo-write-before-discovery')).toEqual(['NO_VALIDATED_TARGET']);
+    expect(blocks.get('demo-two-writes-one-batch')).toEqual(['WRITE_IN_FLIGHT']);
+    expect(blocks.get('demo-write-and-read-one-batch')).toEqual(['FINAL_ANSWER_UNVERIFIED']);
+    expect(blocks.get('demo-final-answer-before-verification')).toEqual([
+      'FINAL_ANSWER_UNVERIFIED',
+      'FINAL_ANSWER_UNVERIFIED',
+    ]);
+    expect(blocks.get('demo-retry-storm')).toEqual(['UNVERIFIED_WRITE', 'UNVERIFIED_WRITE', 'UNVERIFIED_WRITE']);
+  });
+
+  it('should run with `npm run demo`, and the committed recordings should be what it writes today', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'demo-cli-'));
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'examples/demo-agent.ts', '--out', outDir], {
+      encoding: 'utf8',
+    });
+    expect(stdout).toContain('wrote 8 recordings');
+    expect(stdout).toContain('FSM_BLOCKED:WRITE_IN_FLIGHT');
+    const fresh = readdirSync(outDir).sort();
+    expect(fresh).toEqual(DEMO_SCENARIOS.map((s) => `${s.name}.jsonl`).sort());
+    for (const file of fresh) {
+      expect((await replayWithCli(join(outDir, file))).code).toBe(0);
+      // Deterministic (simulated clock, fixed ids): if this fails, the harness or machine changed: run `npm run demo`.
+      expect(readFileSync(join(outDir, file), 'utf8'), `recordings/${file} is stale`).toBe(
+        readFileSync(join('recordings', file), 'utf8'),
+      );
+    }
+  });
+});
