@@ -19,6 +19,8 @@ export interface StepExpectation {
 
 export interface PlanStep {
   label: string;
+  /** The configuration the step leads to. */
+  configuration: string;
   move: Move;
   expect: StepExpectation;
 }
@@ -66,7 +68,12 @@ export function planOf(
     strategy,
     config: first.config,
     target: edges.at(-1)?.to ?? start,
-    steps: edges.map((edge) => ({ label: edge.label, move: edge.move, expect: expectationOf(edge) })),
+    steps: edges.map((edge) => ({
+      label: edge.label,
+      configuration: edge.to,
+      move: edge.move,
+      expect: expectationOf(edge),
+    })),
   };
 }
 
@@ -74,14 +81,19 @@ function startOf(graph: MachineGraph, edges: GraphEdge[], fallback: string): str
   return edges[0]?.from ?? fallback;
 }
 
-/** What each edge covers: its states, its transition taken, its guard outcomes. */
+/** What each edge covers: its states, its move in its state, its transition taken, its guard outcomes. */
 export function edgeCoverage(graph: MachineGraph): string[][] {
   const def = definitionOf(graph.machine);
   if (!def) throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
   const transitions = transitionsOf(def);
   return graph.edges.map((edge) => {
     const r = resolveTransition(def, String(edge.before.value), edge.before.context, edge.event, transitions);
-    const items = [`state ${String(edge.before.value)}`, `state ${String(edge.after.value)}`];
+    // Besides the JSON's items, every move is tried at least once in every state it can be made in.
+    const items = [
+      `state ${String(edge.before.value)}`,
+      `state ${String(edge.after.value)}`,
+      `move ${String(edge.before.value)} · ${edge.label}`,
+    ];
     if (r.taken) items.push(`transition ${r.taken.id}`);
     for (const g of r.guards) items.push(`guard ${outcomeId(g.transition, g.result)}`);
     return items;
@@ -100,8 +112,8 @@ export function coverageItems(graph: MachineGraph): string[] {
 }
 
 /**
- * Shortest paths to every configuration, then, for each transition or guard
- * outcome those leave out, a shortest path through an edge that covers it
+ * Shortest paths to every configuration, then, for each transition, guard
+ * outcome or move-in-a-state those leave out, a shortest path through an edge that covers it
  * (blocked checks and no-ops are self-loops, which no path *to* a
  * configuration takes).
  *

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('assistant-safety paths', () => {
+  it('should write the shortest paths as Markdown with readable names', async () => {
+    const { code, out } = await run(['paths', '--format', 'md']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^# Path plans: /);
+    expect(out).toContain('## 1. RESOLVING · begin resolve ⇒ RESOLVING, resolve allowed');
+    // The causal story: a read that ran beside the write lands after it and does not verify it.
+    expect(out).toMatch(
+      /## \d+\. RESOLVING · [^\n]*begin read · [^\n]*write · read ok \(began before the write\) ⇒ VERIFYING\n/,
+    );
+  });
+
+  it('should write JSON plans to --out DIR for other tools', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mbt-paths-'));
+    const { code, out } = await run(['paths', '--strategy', 'simple', '--depth', '2', '--out', dir]);
+    expect(code).toBe(0);
+    expect(out).toContain('paths-simple.json');
+    const doc = JSON.parse(readFileSync(join(dir, 'paths-simple.json'), 'utf8'));
+    expect(doc.paths).toBe(doc.plans.length);
+    expect(doc.plans.every((p: { steps: unknown[] }) => p.steps.length <= 2)).toBe(true);
+    expect(doc.plans[0].steps[0]).toMatchObject({ label: expect.any(String), expect: { state: expect.any(String) } });
+  });
+
+  it('should write a JUnit test plan with one testcase a path', async () => {
+    const { code, out } = await run(['paths', '--format', 'junit']);
+    expect(code).toBe(0);
+    const json = JSON.parse((await run(['paths'])).out);
+    expect(out.match(/<testcase /g)?.length).toBe(json.plans.length);
+  });
+
+  it('should exit 2 on bad arguments, naming them', async () => {
+    expect((await run(['paths', '--format', 'pdf'])).err).toContain('--format must be json, md or junit, got "pdf"');
+    expect((await run(['paths', '--strategy', 'simple', '--depth', '0'])).code).toBe(2);
+    expect((await run(['paths', '--strategy', 'longest'])).code).toBe(2);
+  });
+});
