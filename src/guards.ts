@@ -1,4 +1,4 @@
-import type { InFlightCall, SafetyContext } from './SafetyContext.js';
+import type { SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { isDiscoveryKind, type ToolKind } from './toolKind.js';
 
@@ -22,10 +22,8 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
     case 'TOOL_SUCCEEDED':
     case 'TOOL_FAILED': {
       if (event.id !== undefined) {
-        const call: InFlightCall | undefined = Object.hasOwn(context.calls, event.id)
-          ? context.calls[event.id]
-          : undefined;
-        return call && { kind: call.kind, tool: call.tool, epoch: call.epoch };
+        // The recorded call itself (it has kind, tool and epoch): no allocation on the hot path.
+        return Object.hasOwn(context.calls, event.id) ? context.calls[event.id] : undefined;
       }
       if (event.type === 'TOOL_SUCCEEDED' && event.kind !== undefined) {
         return { kind: event.kind, tool: event.tool ?? '', epoch: context.writeEpoch };
@@ -34,6 +32,7 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
     }
     case 'CHECK_TOOL':
     case 'BEGIN_CALL':
+      // Checked now: it counts as begun at the current epoch.
       return { kind: event.kind, tool: event.tool, epoch: context.writeEpoch };
     default:
       return undefined;
