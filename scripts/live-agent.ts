@@ -1,0 +1,79 @@
+/*
+ * A real agent process streaming to the visualiser's live hub:
+ *
+ *   tsx scripts/live-agent.ts URL [--delay MS] [--recording FILE] [--name NAME]
+ *
+ * Runs the demo agent (examples/demoAgent.ts) with a live recorder per
+ * session; with --recording, or when the demo agent is not there, it plays
+ * that recording (or the first shipped one) as a live session instead.
+ * `npm start` and the end-to-end tests run it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createLiveRecorder, type LiveRecorder } from '../src/live/createLiveRecorder.js';
+import { parseRecording } from '../src/recording.js';
+import type { SessionRecorder } from '../src/RecordingEntry.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    delay: { type: 'string', default: '300' },
+    recording: { type: 'string' },
+    name: { type: 'string', default: 'demo agent' },
+  },
+});
+const url = positionals[0];
+if (!url) {
+  console.error('usage: tsx scripts/live-agent.ts URL [--delay MS] [--recording FILE] [--name NAME]');
+  process.exit(2);
+}
+const delayMs = Number(values.delay);
+const live: LiveRecorder[] = [];
+const liveRecorder = (): SessionRecorder => {
+  const recorder = createLiveRecorder({
+    url,
+    name: values.name,
+    onError: (e) => console.error(`live-agent: ${e.message} (still working; will retry)`),
+  });
+  live.push(recorder);
+  return recorder;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function playRecording(file: string): Promise<void> {
+  const entries = parseRecording(readFileSync(file, 'utf8'), { allowTornTail: true });
+  const stamp = new Date().toISOString().slice(11, 19);
+  const recorder = liveRecorder();
+  console.log(`live-agent: playing ${file} (${entries.length} events) as a live session`);
+  for (const entry of entries) {
+    // A fresh session id per run, so a replay does not land in an earlier run's session.
+    recorder.record({ ...entry, session: `${entry.session}@${stamp}` });
+    await sleep(delayMs);
+  }
+}
+
+const demo = join(root, 'examples', 'demoAgent.ts');
+if (values.recording === undefined && existsSync(demo)) {
+  const { runDemoAgent } = (await import(demo)) as typeof import('../examples/demoAgent.js');
+  console.log('live-agent: running the demo agent');
+  const runs = await runDemoAgent({ delayMs, recorderFor: liveRecorder });
+  for (const run of runs) console.log(`live-agent: ${run.sessionId} ends in ${run.finalState}`);
+} else {
+  const dir = join(root, 'recordings');
+  const shipped = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith('.jsonl'))
+        .sort()
+    : [];
+  const file = values.recording ?? (shipped[0] && join(dir, shipped[0]));
+  if (!file) {
+    console.error('live-agent: no demo agent and no recording to play');
+    process.exit(1);
+  }
+  await playRecording(file);
+}
+await Promise.all(live.map((r) => r.close()));
+console.log('live-agent: done');

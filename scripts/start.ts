@@ -1,0 +1,47 @@
+/*
+ * npm start: build what is missing (the library and the app), serve the
+ * visualiser, and start a real agent process that streams live sessions to
+ * it, so the printed URL shows one at once. Ctrl-C stops both.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../src/cli/serve.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function build(what: string, script: string, marker: string) {
+  if (existsSync(join(root, marker))) return;
+  console.log(`start: building the ${what} (npm run ${script})…`);
+  const result = spawnSync(npm, ['run', script], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`start: npm run ${script} failed`);
+    process.exit(result.status ?? 1);
+  }
+}
+build('library', 'build:lib', 'dist/src/index.js');
+build('app', 'build:viz', 'dist/viz/index.html');
+
+const io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) };
+const port = process.env['PORT'] === undefined ? undefined : Number(process.env['PORT']);
+const server = await serve(port === undefined ? {} : { port }, io);
+
+const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const agent = spawn(process.execPath, [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600'], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+console.log('\nassistant-safety visualiser: open this URL in your browser (live sessions are streaming):');
+console.log(server.url);
+console.log('(Ctrl-C to stop)\n');
+
+const stop = async () => {
+  agent.kill();
+  await server.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
+import { Ack, LIVE_PATH, MAX_ENTRIES_PER_MESSAGE, TOKEN_HEADER } from './protocol.js';
+
+export interface LiveRecorderOptions {
+  /** The URL `assistant-safety serve` printed (`http://127.0.0.1:N/?token=...`), or a `ws://` URL. */
+  url: string;
+  /** The token, when the URL does not carry it. */
+  token?: string;
+  /** Receives every entry first, whatever happens to the server (e.g. a file recorder): the local recording. */
+  fallback?: SessionRecorder;
+  /** A name shown next to the sessions in the app. */
+  name?: string;
+  /** Entries kept for the server while it is away; the oldest are dropped beyond it. Default 10,000. */
+  maxBuffer?: number;
+  /** First reconnect delay, doubled up to `maxRetryMs`. Default 250 ms. */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** Told once each time the connection is lost or refused (default: silent). */
+  onError?: (error: Error) => void;
+}
+
+/** A recorder that streams to the visualiser's live hub. */
+export interface LiveRecorder extends SessionRecorder {
+  /** The socket is open. */
+  readonly connected: boolean;
+  /** Entries not yet acknowledged by the server. */
+  readonly pending: number;
+  /** Entries dropped from the buffer while the server was away (the fallback still has them). */
+  readonly dropped: number;
+  /** Waits until the server has every entry (or `timeoutMs` passes), then closes. */
+  close(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+function socketUrl(url: string, token: string | undefined): { url: string; token: string } {
+  const u = new URL(url);
+  const t = token ?? u.searchParams.get('token') ?? '';
+  u.protocol = u.protocol === 'https:' || u.protocol === 'wss:' ? 'wss:' : 'ws:';
+  u.pathname = LIVE_PATH;
+  u.search = '';
+  return { url: u.toString(), token: t };
+}
+
+/**
+ * Streams a session's recording to the visualiser (`assistant-safety serve`)
+ * while it runs. Recording never fails or waits because of the server: each
+ * entry goes to `fallback` first (the local recording, complete whatever
+ * happens), then into a bounded buffer that is sent when connected, resent
+ * after a reconnect until acknowledged, and never sent twice.
+ *
+ * @example
+ * const live = createLiveRecorder({
+ *   url: 'http://127.0.0.1:4400/?token=...',
+ *   fallback: createFileRecorder('recordings/run.jsonl'),
+ * });
+ * const session = createSafetySession({ recorder: live });
+ * // ... the agent works; the app shows the session as it goes
+ * await live.close();
+ */
+export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
+  const target = socketUrl(options.url, options.token);
+  const maxBuffer = Math.max(1, options.maxBuffer ?? 10_000);
+  const retryMs = options.retryMs ?? 250;
+  const maxRetryMs = options.maxRetryMs ?? 5000;
+  const agentId = randomUUID();
+
+  /** Entries not acknowledged; buffer[0] has index `base`. */
+  const buffer: RecordingEntry[] = [];
+  let base = 0;
+  /** Index of the next entry to send on the current socket. */
+  let sent = 0;
+  let dropped = 0;
+  let ws: WebSocket | undefined;
+  let open = false;
+  let closing = false;
+  let delay = retryMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let reported = false;
+  const waiters = new Set<() => void>();
+
+  const report = (error: Error) => {
+    if (reported) return;
+    reported = true;
+    options.onError?.(error);
+  };
+
+  const flush = () => {
+    if (!ws || !open) return;
+    while (sent < base + buffer.length) {
+      const from = Math.max(sent, base);
+      const batch = buffer.slice(from - base, from - base + MAX_ENTRIES_PER_MESSAGE);
+      ws.send(JSON.stringify({ type: 'entries', from, entries: batch }));
+      sent = from + batch.length;
+    }
+  };
+
+  const settle = () => {
+    if (buffer.length === 0) for (const w of waiters) w();
+  };
+
+  const schedule = () => {
+    if (closing || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      connect();
+    }, delay);
+    // A server that is away must not keep the agent's process alive.
+    timer.unref?.();
+    delay = Math.min(maxRetryMs, delay * 2);
+  };
+
+  const connect = () => {
+    if (closing) return;
+    const socket = new WebSocket(target.url, { headers: { [TOKEN_HEADER]: target.token }, handshakeTimeout: 5000 });
+    ws = socket;
+    socket.on('open', () => {
+      open = true;
+      reported = false;
+      delay = retryMs;
+      socket.send(
+        JSON.stringify({ type: 'hello', role: 'agent', agentId, ...(options.name && { name: options.name }) }),
+      );
+      // Whatever was sent on an earlier socket and not acknowledged goes again; the hub skips duplicates.
+      sent = base;
+      flush();
+    });
+    socket.on('message', (data) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      const ack = Ack.safeParse(json);
+      if (!ack.success) return;
+      const drop = Math.min(buffer.length, ack.data.next - base);
+      if (drop > 0) {
+        buffer.splice(0, drop);
+        base += drop;
+      }
+      settle();
+    });
+    socket.on('unexpected-response', (_req, res) => {
+      report(new Error(`live server refused the connection: HTTP ${res.statusCode}`));
+      socket.terminate();
+    });
+    socket.on('error', (error) => report(error));
+    socket.on('close', () => {
+      open = false;
+      if (ws === socket) ws = undefined;
+      schedule();
+    });
+  };
+
+  connect();
+
+  return {
+    get connected() {
+      return open;
+    },
+    get pending() {
+      return buffer.length;
+    },
+    get dropped() {
+      return dropped;
+    },
+    record(entry: RecordingEntry) {
+      // The local recording first, whatever the server does.
+      let fallbackError: unknown;
+      try {
+        options.fallback?.record(entry);
+      } catch (error) {
+        fallbackError = error;
+      }
+      if (!closing) {
+        buffer.push(entry);
+        if (buffer.length > maxBuffer) {
+          const over = buffer.length - maxBuffer;
+          buffer.splice(0, over);
+          base += over;
+          dropped += over;
+        }
+        flush();
+      }
+      if (fallbackError !== undefined) throw fallbackError;
+    },
+    async close({ timeoutMs = 2000 } = {}) {
+      if (buffer.length > 0 && open) {
+        await new Promise<void>((done) => {
+          const t = setTimeout(done, timeoutMs);
+          waiters.add(() => {
+            clearTimeout(t);
+            done();
+          });
+        });
+      }
+      closing = true;
+      clearTimeout(timer);
+      ws?.close();
+    },
+  };
+}

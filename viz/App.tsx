@@ -1,0 +1,226 @@
+import { useMachine } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ContextPanel } from './components/ContextPanel.js';
+import { Diagram, type DiagramMoment } from './components/Diagram.js';
+import { LiveSessionList } from './components/LiveSessionList.js';
+import { PlaybackControls } from './components/PlaybackControls.js';
+import { PlaygroundControls } from './components/PlaygroundControls.js';
+import { RecordingSource } from './components/RecordingSource.js';
+import { Timeline } from './components/Timeline.js';
+import { useAnalysis } from './hooks/useAnalysis.js';
+import { useKeyboard } from './hooks/useKeyboard.js';
+import { useLayout } from './hooks/useLayout.js';
+import { useLiveSession } from './hooks/useLiveSession.js';
+import { useMachines } from './hooks/useMachines.js';
+import { usePlayback } from './hooks/usePlayback.js';
+import { usePlayground } from './hooks/usePlayground.js';
+import { useRecording } from './hooks/useRecording.js';
+import { useTrack } from './hooks/useTrack.js';
+import { APP_MODES, appModeMachine, type AppMode } from './machines/appModeMachine.js';
+import { createTrackStore } from './model/Track.js';
+
+export interface AppProps {
+  /** Talk to the server the page came from (machines, recordings, live hub). */
+  fromServer: boolean;
+  initialMode?: AppMode;
+  /** Open this recording of the server's folder at start (`?recording=`). */
+  initialRecording?: string;
+  /** Follow this live session at start (`?session=`); else the newest one. */
+  initialSession?: string;
+}
+
+const MODE_LABELS: Record<AppMode, string> = { live: 'Live', recordings: 'Recordings', playground: 'Playground' };
+
+function download(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function App({ fromServer, initialMode = 'recordings', initialRecording, initialSession }: AppProps) {
+  const [modeSnapshot, sendMode] = useMachine(appModeMachine, {
+    snapshot: appModeMachine.resolveState({ value: initialMode, context: undefined as never }),
+  });
+  const mode = modeSnapshot.value as AppMode;
+  const machines = useMachines(fromServer);
+  const [machineIndex, setMachineIndex] = useState(0);
+  const machine = machines[machineIndex] ?? machines[0];
+  const graph = machine?.ok ? machine.graph : undefined;
+  const { layout, error: layoutError } = useLayout(graph);
+
+  const store = useMemo(createTrackStore, []);
+  const { track, version } = useTrack(store);
+  const recording = useRecording(store, fromServer);
+  const live = useLiveSession(fromServer && mode === 'live', store);
+  const playground = usePlayground(mode === 'playground', machine, store);
+  const playback = usePlayback(track, version);
+  const { analyzer, done } = useAnalysis(track, version, machine);
+
+  // A mode switch shows that mode's own track.
+  useEffect(() => {
+    if (mode !== 'playground' && track?.source === 'playground') store.replace(undefined);
+    if (mode !== 'live' && track?.source === 'live') store.replace(undefined);
+  }, [mode]);
+  useEffect(() => {
+    if (initialRecording && fromServer) recording.openFromServer(initialRecording);
+  }, []);
+  // In live mode, follow the asked-for session, else the newest as soon as there is one.
+  useEffect(() => {
+    if (mode !== 'live' || live.followed) return;
+    const wanted = initialSession ? live.sessions.find((s) => s.id === initialSession) : live.sessions.at(-1);
+    if (wanted) live.follow(wanted.id);
+  }, [mode, live.sessions, live.followed]);
+
+  const { send } = playback;
+  const keys = useMemo(
+    () => ({
+      ArrowRight: () => send({ type: 'STEP_FORWARD' }),
+      ArrowLeft: () => send({ type: 'STEP_BACK' }),
+      ' ': () => send({ type: 'TOGGLE' }),
+      Home: () => send({ type: 'FIRST' }),
+      End: () => send({ type: 'LAST' }),
+    }),
+    [send],
+  );
+  useKeyboard(keys);
+
+  const entries = track?.entries ?? [];
+  const cursor = playback.cursor;
+  const entry = cursor >= 0 ? entries[cursor] : undefined;
+  const detail = analyzer && entry ? analyzer.detailAt(cursor) : undefined;
+  const moment: DiagramMoment = {
+    active: entry?.after ?? (machine?.ok ? machine.definition.initial : undefined),
+    ...(detail?.transition !== undefined && { transition: detail.transition }),
+    ...(entry?.decision === 'blocked' && {
+      blocked: { reasonCode: entry.reasonCode ?? 'BLOCKED', state: entry.before },
+    }),
+  };
+  const divergencesAt = useCallback((i: number) => analyzer?.divergencesAt(i) ?? [], [analyzer, done]);
+  const sessionsInTrack = useMemo(() => {
+    const ids = new Set<string>();
+    for (let i = 0; i < Math.min(entries.length, 5000) && ids.size < 2; i++) ids.add(entries[i]!.session);
+    return ids.size;
+  }, [track, version > 0]);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <h1>assistant-safety</h1>
+        <nav className="modes" aria-label="mode">
+          {APP_MODES.map((m) => (
+            <button
+              key={m}
+              type="button"
+              className={m === mode ? 'selected' : ''}
+              data-mode={m}
+              onClick={() => sendMode({ type: 'SHOW', mode: m })}
+            >
+              {MODE_LABELS[m]}
+            </button>
+          ))}
+        </nav>
+        {machines.length > 1 && (
+          <nav className="machines" aria-label="machine">
+            {machines.map((m, i) => (
+              <button
+                key={m.file}
+                type="button"
+                className={i === machineIndex ? 'selected' : ''}
+                onClick={() => setMachineIndex(i)}
+              >
+                {m.file.replace(/\.json$/, '')}
+              </button>
+            ))}
+          </nav>
+        )}
+        <div className="now">
+          state <strong data-testid="active-state">{moment.active ?? '—'}</strong>
+          {entry?.decision === 'blocked' && <span className="blocked-tag">blocked: {entry.reasonCode}</span>}
+        </div>
+      </header>
+
+      <aside className="left">
+        {mode === 'recordings' && (
+          <RecordingSource
+            list={recording.list}
+            listError={fromServer ? recording.listError : undefined}
+            status={recording.status}
+            current={track?.source === 'recording' ? track.title : undefined}
+            onOpenServer={recording.openFromServer}
+            onOpenFile={recording.openFile}
+          />
+        )}
+        {mode === 'live' &&
+          (fromServer ? (
+            <LiveSessionList
+              status={live.status}
+              sessions={live.sessions}
+              followed={live.followed}
+              error={live.error}
+              onFollow={live.follow}
+            />
+          ) : (
+            <p className="muted">Live sessions need the server: run `assistant-safety serve`.</p>
+          ))}
+        {mode === 'playground' && (
+          <PlaygroundControls
+            session={playground.session}
+            message={playground.message}
+            call={playground.call}
+            newCallId={playground.newCallId}
+            onRestart={playground.restart}
+            onSave={() => download(`${playground.session?.id ?? 'playground'}.jsonl`, playground.toJSONL())}
+          />
+        )}
+      </aside>
+
+      <main className="center">
+        <div className="diagram-wrap">
+          {!machine?.ok && machine && (
+            <p className="error">
+              Machine {machine.file} is invalid: {machine.error}
+            </p>
+          )}
+          {layoutError && <p className="error">{layoutError}</p>}
+          {graph && layout && <Diagram model={graph} layout={layout} moment={moment} />}
+          {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
+        </div>
+        <div className="track-bar">
+          <span className="track-title">{track ? track.title : 'Nothing open'}</span>
+          {track?.warning && <span className="warning">{track.warning}</span>}
+          {analyzer && (
+            <span className="analysis muted" data-testid="analysis-status">
+              {done < entries.length
+                ? `replaying against ${machine?.file}: ${Math.floor((100 * done) / Math.max(1, entries.length))}%`
+                : `replayed against ${machine?.file}: ${analyzer.divergences.length === 0 ? 'no divergence' : `${analyzer.divergences.length} divergence(s)`}`}
+            </span>
+          )}
+        </div>
+        <PlaybackControls
+          cursor={cursor}
+          length={entries.length}
+          playing={playback.playing}
+          speed={playback.speed}
+          send={send}
+        />
+        <Timeline
+          entries={entries}
+          version={version}
+          cursor={cursor}
+          onSelect={(index) => send({ type: 'SEEK', index })}
+          divergencesAt={divergencesAt}
+          showSession={sessionsInTrack > 1}
+        />
+      </main>
+
+      <ContextPanel
+        entry={entry}
+        recoveries={entry && analyzer ? analyzer.recoveriesAt(cursor, entry.at) : undefined}
+        recoveryTtlMs={detail?.context?.config.recoveryTtlMs}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import type { ContextSummary, RecordingEntry } from '../../src/RecordingEntry.js';
+import type { PendingRecovery } from '../../src/SafetyContext.js';
+import { formatDuration, formatTime } from '../model/format.js';
+
+export interface ContextPanelProps {
+  entry: RecordingEntry | undefined;
+  /** Pending recoveries live at the entry's time, from the replay; undefined while unknown. */
+  recoveries: readonly PendingRecovery[] | undefined;
+  /** Time to live of a recovery in this session. */
+  recoveryTtlMs: number | undefined;
+}
+
+function Flag({ name, value }: { name: string; value: boolean }) {
+  return (
+    <div className="ctx-row" data-field={name}>
+      <dt>{name}</dt>
+      <dd className={value ? 'flag-on' : 'flag-off'}>{String(value)}</dd>
+    </div>
+  );
+}
+
+function Field({ name, children }: { name: string; children: React.ReactNode }) {
+  return (
+    <div className="ctx-row" data-field={name}>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+const toolAt = (tool: string | null, at: number | null) => (tool ? `${tool} at ${formatTime(at)}` : '—');
+
+/** The session's context at the current step: flags, counter, write in flight, last tools, pending recoveries. */
+export function ContextPanel({ entry, recoveries, recoveryTtlMs }: ContextPanelProps) {
+  if (!entry) {
+    return (
+      <aside className="context-panel" data-testid="context-panel">
+        <h2>Context</h2>
+        <p className="muted">No step selected.</p>
+      </aside>
+    );
+  }
+  const c: ContextSummary = entry.context;
+  return (
+    <aside className="context-panel" data-testid="context-panel">
+      <h2>Context</h2>
+      <p className="muted">
+        session <code>{entry.session}</code>, call #{entry.seq} at {formatTime(entry.at)}
+      </p>
+      <dl>
+        <Flag name="wroteThisEpisode" value={c.wroteThisEpisode} />
+        <Flag name="readAfterWrite" value={c.readAfterWrite} />
+        <Field name="consecutiveVerifyBlocks">{c.consecutiveVerifyBlocks}</Field>
+        <Field name="writeEpoch">{c.writeEpoch}</Field>
+        <Field name="calls in flight">{c.inFlight}</Field>
+        <Field name="inFlightWrite">
+          {c.inFlightWrite
+            ? `${c.inFlightWrite.tool} (#${c.inFlightWrite.id}) since ${formatTime(c.inFlightWrite.startedAt)}`
+            : '—'}
+        </Field>
+        <Field name="lastReadTool">{toolAt(c.lastReadTool, c.lastReadAt)}</Field>
+        <Field name="lastWriteTool">{toolAt(c.lastWriteTool, c.lastWriteAt)}</Field>
+      </dl>
+      <h3>Pending recoveries ({c.pendingRecoveries})</h3>
+      {recoveries === undefined ? (
+        c.pendingRecoveries > 0 ? (
+          <p className="muted">details after the replay reaches this step…</p>
+        ) : null
+      ) : recoveries.length === 0 ? (
+        <p className="muted">none</p>
+      ) : (
+        <ul className="recoveries">
+          {recoveries.map((r) => (
+            <li key={r.recoveryId} data-testid="pending-recovery">
+              <code>{r.tool}</code> {r.errorCode} ×{r.attempts}
+              {recoveryTtlMs !== undefined && (
+                <span className="ttl"> — expires in {formatDuration(recoveryTtlMs - (entry.at - r.createdAt))}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {entry.decision === 'blocked' && (
+        <p className="blocked-note">
+          Blocked in {entry.before}: <strong>{entry.reasonCode}</strong>
+        </p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,88 @@
+import type { GraphLayout } from '../layout/layoutGraph.js';
+import type { GraphModel } from '../model/graphModel.js';
+import { StateNode, type RowMark } from './StateNode.js';
+import { TransitionEdge, type EdgeMark } from './TransitionEdge.js';
+
+export interface DiagramMoment {
+  /** The state to highlight. */
+  active?: string;
+  /** The transition the current step took. */
+  transition?: string;
+  /** Set when the current step was a blocked attempt. */
+  blocked?: { reasonCode: string; state: string };
+}
+
+const MARKS: EdgeMark[] = ['none', 'taken', 'blocked', 'dim'];
+
+/** The statechart as SVG at one moment: active state, transition taken, blocked attempt. */
+export function Diagram({ model, layout, moment }: { model: GraphModel; layout: GraphLayout; moment: DiagramMoment }) {
+  const taken = moment.transition ? model.transitions.get(moment.transition) : undefined;
+  const rowMark: RowMark | undefined =
+    taken?.internal === true ? { transition: taken.id, kind: moment.blocked ? 'blocked' : 'taken' } : undefined;
+  // Where to pin the blocked badge: the row that blocked, else the state it happened in.
+  const blockedAt = moment.blocked && (taken?.internal ? taken.source : moment.blocked.state);
+  const blockedNode = blockedAt ? layout.nodes[blockedAt] : undefined;
+  const blockedRow =
+    taken?.internal && blockedNode ? model.nodes.find((n) => n.id === taken.source)?.internal.indexOf(taken) : -1;
+  return (
+    <svg
+      className="diagram"
+      viewBox={`0 0 ${layout.width} ${layout.height + 30}`}
+      width={layout.width}
+      height={layout.height + 30}
+      preserveAspectRatio="xMidYMin meet"
+      role="img"
+      aria-label={`statechart ${model.id}`}
+    >
+      <defs>
+        {MARKS.map((m) => (
+          <marker
+            key={m}
+            id={`arrow-${m}`}
+            viewBox="0 0 10 10"
+            refX={9}
+            refY={5}
+            markerWidth={7}
+            markerHeight={7}
+            orient="auto-start-reverse"
+          >
+            <path d="M0,0 L10,5 L0,10 z" className={`arrowhead arrowhead-${m}`} />
+          </marker>
+        ))}
+      </defs>
+      {model.nodes.map((n) => {
+        const l = layout.nodes[n.id];
+        return l ? (
+          <StateNode
+            key={n.id}
+            node={n}
+            layout={l}
+            active={moment.active === n.id}
+            row={rowMark?.transition.startsWith(`${n.id}.`) ? rowMark : undefined}
+          />
+        ) : null;
+      })}
+      {model.edges.map((e) => {
+        const l = layout.edges[e.id];
+        if (!l) return null;
+        const mark: EdgeMark = taken?.id === e.id ? (moment.blocked ? 'blocked' : 'taken') : 'none';
+        return <TransitionEdge key={e.id} transition={e} layout={l} mark={mark} />;
+      })}
+      {moment.blocked && blockedNode && (
+        <g
+          data-testid="blocked-marker"
+          className="blocked-marker"
+          transform={`translate(${blockedNode.x + blockedNode.width - 8},${
+            blockedNode.y + (blockedRow !== undefined && blockedRow >= 0 ? blockedNode.rowsTop + blockedRow * 18 : 4)
+          })`}
+        >
+          <title>{`blocked here: ${moment.blocked.reasonCode}`}</title>
+          <rect x={0} y={-1} width={moment.blocked.reasonCode.length * 7.3 + 34} height={20} rx={10} />
+          <text x={10} y={13}>
+            {`⛔ ${moment.blocked.reasonCode}`}
+          </text>
+        </g>
+      )}
+    </svg>
+  );
+}

@@ -1,0 +1,57 @@
+import type { LiveSessionInfo } from '../../src/live/protocol.js';
+import type { LiveStatus } from '../hooks/useLiveSession.js';
+import { formatTime } from '../model/format.js';
+
+/** The hub's live sessions; click one to follow it. */
+export function LiveSessionList({
+  status,
+  sessions,
+  followed,
+  error,
+  onFollow,
+}: {
+  status: LiveStatus;
+  sessions: LiveSessionInfo[];
+  followed: string | undefined;
+  error: string | undefined;
+  onFollow: (id: string) => void;
+}) {
+  return (
+    <section className="source">
+      <h2>Live sessions</h2>
+      <p className="muted">hub: {status === 'open' ? 'connected' : status}</p>
+      {error && <p className="error">{error}</p>}
+      {sessions.length === 0 && (
+        <p className="muted">
+          No live session yet. An agent streams one with <code>createLiveRecorder({'{ url }'})</code>.
+        </p>
+      )}
+      <ul className="live-list">
+        {sessions.map((s) => (
+          <li key={s.id}>
+            <button
+              type="button"
+              data-testid="live-session"
+              data-session={s.id}
+              className={s.id === followed ? 'selected' : ''}
+              onClick={() => onFollow(s.id)}
+            >
+              <span
+                className={`dot ${s.connected ? 'dot-on' : 'dot-off'}`}
+                title={s.connected ? 'connected' : 'ended'}
+              />
+              <span className="live-id">
+                {s.agent ? `${s.agent} · ` : ''}
+                {s.id}
+              </span>
+              <span className="live-meta">
+                {s.state} · {s.events} events · {formatTime(s.lastAt)}
+                {s.truncated ? ' · truncated' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

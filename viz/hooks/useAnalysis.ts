@@ -1,0 +1,43 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Analyzer } from '../model/Analyzer.js';
+import type { Track } from '../model/Track.js';
+import type { LoadedMachine } from './useMachines.js';
+
+/** Work this long, then give the page a frame. */
+const SLICE_MS = 8;
+
+/**
+ * Replays the track against the machine in slices between frames, so a
+ * 100,000-event recording opens at once and its divergences appear as the
+ * replay gets there. Returns the analyzer and how far it got.
+ */
+export function useAnalysis(
+  track: Track | undefined,
+  version: number,
+  machine: LoadedMachine | undefined,
+): { analyzer: Analyzer | undefined; done: number } {
+  const analyzer = useMemo(
+    () => (track && machine?.ok ? new Analyzer(machine.definition, machine.machine) : undefined),
+    [track?.key, machine],
+  );
+  // Only re-renders the page as the replay advances; the figure is the analyzer's own.
+  const [, setDone] = useState(0);
+  useEffect(() => {
+    if (!analyzer || !track) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const run = () => {
+      const entries = track.entries;
+      const start = performance.now();
+      // Small batches so the clock is read often; stop after SLICE_MS.
+      while (analyzer.done < entries.length && performance.now() - start < SLICE_MS) {
+        analyzer.push(entries, Math.min(entries.length, analyzer.done + 200));
+      }
+      setDone(analyzer.done);
+      if (analyzer.done < entries.length) timer = setTimeout(run, 0);
+    };
+    // The first slice runs now: a short recording is analysed before its first paint.
+    run();
+    return () => clearTimeout(timer);
+  }, [analyzer, track, version]);
+  return { analyzer, done: analyzer?.done ?? 0 };
+}

@@ -1,0 +1,25 @@
+import { TOKEN_HEADER } from '../../src/live/protocol.js';
+
+/*
+ * The page's link to the server it came from: the token from the URL it was
+ * opened with, sent on every request and socket.
+ */
+
+/** The session token from the page's URL (`?token=`), or '' when opened without a server. */
+export function pageToken(): string {
+  if (typeof location === 'undefined') return '';
+  return new URLSearchParams(location.search).get('token') ?? '';
+}
+
+/** GET a JSON or text resource of the server, with the token. */
+export async function apiFetch(path: string): Promise<Response> {
+  const response = await fetch(path, { headers: { [TOKEN_HEADER]: pageToken() } });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text().catch(() => '')}`.trim());
+  return response;
+}
+
+/** The hub's WebSocket URL for this page. */
+export function liveSocketUrl(path: string): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${path}?token=${encodeURIComponent(pageToken())}`;
+}

@@ -1,0 +1,29 @@
+import type { RecordingEntry } from '../../src/RecordingEntry.js';
+
+/** `HH:MM:SS.mmm` (UTC) of an epoch-milliseconds time; the same on every machine. */
+export function formatTime(at: number | null | undefined): string {
+  if (at === null || at === undefined || !Number.isFinite(at)) return '—';
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? String(at) : d.toISOString().slice(11, 23);
+}
+
+/** `1m 05s`, `42s`, `850ms`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+}
+
+/** The tool a call is about, if any. */
+export function toolOf(entry: RecordingEntry): string {
+  const call = entry.call;
+  if ('tool' in call) return call.tool;
+  if (call.type === 'endToolCall') return `#${call.id}${call.ok ? '' : ' failed'}${call.verified ? ' verified' : ''}`;
+  return '';
+}
+
+/** The kind of a call (`beginToolCall write`), for the timeline. */
+export function kindOf(entry: RecordingEntry): string {
+  const call = entry.call;
+  return 'kind' in call ? `${call.type} ${call.kind}` : call.type;
+}

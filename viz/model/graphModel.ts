@@ -1,0 +1,132 @@
+import type { MachineDefinition, NamedRef, TransitionDefinition } from '../../src/MachineDefinition.js';
+
+/*
+ * Machine definition -> graph, framework-free. States become nodes. A
+ * transition with a target becomes an edge (a transition back into its own
+ * state is an edge too, drawn as a loop). A transition without a target does
+ * not leave the state, so it is drawn as a row inside the node (an "internal
+ * transition", as in UML), which keeps the diagram free of self-loop
+ * spaghetti. The root-level `on` (transitions that apply in every state
+ * unless the state handles the event) hangs off one extra node, ANY_STATE,
+ * drawn dashed and labelled "any state".
+ */
+
+/** Id of the node that stands for "every state" (root-level transitions). */
+export const ANY_STATE = '*';
+
+export interface TransitionModel {
+  /** Stable id: `STATE.EVENT[i]`, or `*.EVENT[i]` for a root-level transition. */
+  id: string;
+  source: string;
+  /** Where it goes; equal to `source` for an internal (targetless) transition. */
+  target: string;
+  internal: boolean;
+  event: string;
+  guard?: string;
+  actions: string[];
+  /** Reason code when the transition blocks the call. */
+  blocks?: string;
+  description: string;
+}
+
+export interface StateNodeModel {
+  id: string;
+  /** `any` for the root-level marker node. */
+  kind: 'state' | 'any';
+  label: string;
+  description: string;
+  initial: boolean;
+  /** Targetless transitions, drawn inside the node, in definition order. */
+  internal: TransitionModel[];
+}
+
+export interface GraphModel {
+  id: string;
+  description: string;
+  nodes: StateNodeModel[];
+  /** Transitions with a target, drawn as edges. */
+  edges: TransitionModel[];
+  /** Every transition by id. */
+  transitions: Map<string, TransitionModel>;
+  definition: MachineDefinition;
+}
+
+const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
+
+function transitionModel(source: string, event: string, index: number, t: TransitionDefinition): TransitionModel {
+  const actions = (t.actions ?? []).map(refName);
+  const block = (t.actions ?? []).find((a) => refName(a) === 'block');
+  const code = typeof block === 'object' ? block.params?.['reasonCode'] : undefined;
+  return {
+    id: `${source}.${event}[${index}]`,
+    source,
+    target: t.target ?? source,
+    internal: t.target === undefined,
+    event,
+    ...(t.guard !== undefined && { guard: refName(t.guard) }),
+    actions,
+    ...(block !== undefined && { blocks: typeof code === 'string' ? code : 'BLOCKED' }),
+    description: t.description,
+  };
+}
+
+/** The id of the transition at `index` of `event` in `source` (a state name or {@link ANY_STATE}). */
+export const transitionId = (source: string, event: string, index: number) => `${source}.${event}[${index}]`;
+
+/**
+ * Builds the graph of a validated machine definition.
+ *
+ * @example
+ * const graph = buildGraphModel(parseMachineDefinition(json));
+ * graph.nodes.map((n) => n.id); // ['*', 'RESOLVING', 'READING', 'WRITING', 'VERIFYING']
+ */
+export function buildGraphModel(def: MachineDefinition): GraphModel {
+  const nodes: StateNodeModel[] = [];
+  const edges: TransitionModel[] = [];
+  const transitions = new Map<string, TransitionModel>();
+  const add = (source: string, on: MachineDefinition['on'], node: StateNodeModel) => {
+    for (const [event, list] of Object.entries(on ?? {})) {
+      list.forEach((t, i) => {
+        const model = transitionModel(source, event, i, t);
+        transitions.set(model.id, model);
+        if (model.internal) node.internal.push(model);
+        else edges.push(model);
+      });
+    }
+  };
+  if (def.on && Object.keys(def.on).length > 0) {
+    const any: StateNodeModel = {
+      id: ANY_STATE,
+      kind: 'any',
+      label: 'any state',
+      description: 'Root-level transitions: they apply in every state that does not handle the event itself.',
+      initial: false,
+      internal: [],
+    };
+    nodes.push(any);
+    add(ANY_STATE, def.on, any);
+  }
+  for (const [name, state] of Object.entries(def.states)) {
+    const node: StateNodeModel = {
+      id: name,
+      kind: 'state',
+      label: name,
+      description: state.description,
+      initial: name === def.initial,
+      internal: [],
+    };
+    nodes.push(node);
+    add(name, state.on, node);
+  }
+  return { id: def.id, description: def.description, nodes, edges, transitions, definition: def };
+}
+
+/** The one-line label of a transition: `EVENT [guard]`. */
+export function transitionLabel(t: TransitionModel): string {
+  return t.guard ? `${t.event} [${t.guard}]` : t.event;
+}
+
+/** The label of an internal row: `EVENT [guard]`, plus `/ block CODE` when it blocks (actions are in its tooltip). */
+export function internalLabel(t: TransitionModel): string {
+  return t.blocks ? `${transitionLabel(t)} / block ${t.blocks}` : transitionLabel(t);
+}
