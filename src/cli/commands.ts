@@ -4,6 +4,7 @@ import { checkCommand } from './check.js';
 import { pathsCommand } from './paths.js';
 import { testPathsCommand } from './testPaths.js';
 import { serveCommand } from './serve.js';
+import { exportCommand } from './export.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
-export const commands: Command[] = [replayCommand, checkCommand, pathsCommand, testPathsCommand, serveCommand];
+export const commands: Command[] = [replayCommand, checkCommand, pathsCommand, testPathsCommand, serveCommand, exportCommand];
