@@ -3,8 +3,17 @@ import { replayCommand } from './replay.js';
 import { checkCommand } from './check.js';
 import { pathsCommand } from './paths.js';
 import { testPathsCommand } from './testPaths.js';
+import { mutateCommand } from './mutate.js';
 import { serveCommand } from './serve.js';
 import { exportCommand } from './export.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
-export const commands: Command[] = [replayCommand, checkCommand, pathsCommand, testPathsCommand, serveCommand, exportCommand];
+export const commands: Command[] = [
+  replayCommand,
+  checkCommand,
+  pathsCommand,
+  testPathsCommand,
+  mutateCommand,
+  serveCommand,
+  exportCommand,
+];

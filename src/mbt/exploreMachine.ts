@@ -56,6 +56,11 @@ export interface ExploreOptions extends MoveOptions {
   configs?: SafetyConfig[];
   /** consecutiveVerifyBlocks is kept up to this value, then shown as `N+`. Default 2: no guard reads it, and 2+ shows a block after blocks. */
   counterCap?: number;
+  /**
+   * Sees every edge as exploration takes it, breadth-first; throwing stops the
+   * exploration (how `mutate` stops at a mutant's first violation).
+   */
+  onStep?: (before: SafetySnapshotLike, event: SafetyEvent, after: SafetySnapshotLike) => void;
 }
 
 /** The session configs explored by default. */
@@ -122,7 +127,11 @@ export function exploreMachine(machine: SafetyMachine, options: ExploreOptions =
   function explore(config: SafetyConfig) {
     return getAdjacencyMap(machine as AnyStateMachine, {
       input: { config },
-      serializeState: (s) => serialize(s as SafetySnapshotLike),
+      serializeState: (s, event, prev) => {
+        if (options.onStep && event && prev)
+          options.onStep(prev as SafetySnapshotLike, event as SafetyEvent, s as SafetySnapshotLike);
+        return serialize(s as SafetySnapshotLike);
+      },
       serializeEvent: (e) => moveLabel(moveOf.get(e)!),
       events: (s) => {
         const context = (s as SafetySnapshotLike).context;

@@ -280,7 +280,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I11',
     name: 'One write in flight, and only through the call lifecycle',
     sentence:
-      'The state is WRITING exactly when a write is in flight; an allowed write begun in READING goes to WRITING; a failed write leaves WRITING for READING (VERIFYING when failed writes need verification) and changes no flag but the epoch.',
+      'The state is WRITING exactly when a write is in flight; an allowed write begun in READING goes to WRITING; a failed write goes back to READING changing no flag, or, when failed writes need verification, to VERIFYING recorded like a landed write (wroteThisEpisode, lastWriteTool, next write epoch, no evidence yet).',
     check: (step) => {
       const a = step.after.context;
       if ((stateOf(step.after) === 'WRITING') !== writeInFlight(a))
@@ -296,8 +296,20 @@ export const invariants: readonly Invariant[] = [
         const partial = step.before.context.config.failedWriteRequiresVerification;
         const expected = partial ? 'VERIFYING' : 'READING';
         if (stateOf(step.after) !== expected) return `a failed write went ${moved(step)}, not to ${expected}`;
-        const changed = changedFlags(step, partial ? [] : FLAG_KEYS);
-        if (changed.length) return `a failed write changed ${describeChange(step, changed)}`;
+        if (!partial) {
+          const changed = changedFlags(step);
+          if (changed.length) return `a failed write changed ${describeChange(step, changed)}`;
+        } else {
+          // It may have partly landed: it must be verified like a landed one, by a read begun after it.
+          const b = step.before.context;
+          if (
+            !a.wroteThisEpisode ||
+            a.readAfterWrite ||
+            a.lastWriteTool !== s.tool ||
+            a.writeEpoch !== b.writeEpoch + 1
+          )
+            return `a failed write that may have partly landed was not recorded as a write (${describeChange(step, ['wroteThisEpisode', 'readAfterWrite', 'lastWriteTool', 'writeEpoch'])})`;
+        }
       }
       return null;
     },

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { safeParseMachineDefinition } from '../MachineDefinition.js';
+import { runMutants, type MutantResult } from '../mbt/mutate.js';
+import { UsageError, type Command } from './Command.js';
+import { defaultMachinePath } from './packageRoot.js';
+
+export const mutateCommand: Command = {
+  name: 'mutate',
+  summary: 'generate every single-point mutant of the machine and report which check kills',
+  usage: `assistant-safety mutate [--machine FILE] [--json] [--all]
+
+Generates every single-point mutant of the machine JSON (default: the shipped
+machines/assistant-safety.json): drop a guard, swap a guard for another,
+retarget a transition, drop an action, drop a transition. Each is killed when
+the exhaustive invariant check finds a violation, or when validation rejects
+it. Mutants known to be equivalent are listed with the reason.
+
+  --all   list every mutant, not only the survivors and equivalents
+
+Exit codes: 0 every mutant killed or equivalent (100% score), 1 a mutant
+survived, 2 a malformed machine file.`,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { machine: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } },
+    });
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const file = values.machine ?? defaultMachinePath();
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      io.err(`${file}: ${(e as Error).message}`);
+      return 2;
+    }
+    const parsed = safeParseMachineDefinition(json);
+    if (!parsed.success) {
+      io.err(`${file}: ${parsed.error.message}`);
+      return 2;
+    }
+    const report = runMutants(parsed.data);
+    const line = (r: MutantResult) =>
+      `  ${r.status.padEnd(10)} ${r.mutant.id}${r.detail ? `\n             ${r.detail}` : ''}`;
+    if (values.json) {
+      io.out(
+        JSON.stringify(
+          {
+            machine: file,
+            mutants: report.results.length,
+            killed: report.killed,
+            rejected: report.rejected,
+            equivalent: report.equivalent,
+            survived: report.survived,
+            score: report.score,
+            ms: Math.round(report.ms),
+            results: report.results.map((r) => ({
+              id: r.mutant.id,
+              operator: r.mutant.operator,
+              status: r.status,
+              ...(r.invariant && { invariant: r.invariant }),
+              ...(r.detail && { detail: r.detail }),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+    } else {
+      const byOperator = new Map<string, number>();
+      for (const r of report.results) byOperator.set(r.mutant.operator, (byOperator.get(r.mutant.operator) ?? 0) + 1);
+      io.out(
+        `${file}: ${report.results.length} mutants (${[...byOperator].map(([op, n]) => `${n} ${op}`).join(', ')}) in ${Math.round(report.ms)} ms`,
+      );
+      io.out(
+        `killed ${report.killed}, rejected by validation ${report.rejected}, equivalent ${report.equivalent}, survived ${report.survived}: mutation score ${report.score}%`,
+      );
+      const shown = report.results.filter((r) => values.all || r.status === 'survived' || r.status === 'equivalent');
+      if (shown.length) io.out(shown.map(line).join('\n'));
+      if (report.survived)
+        io.out(
+          'A surviving mutant means an invariant is missing, or the mutant is equivalent and belongs in src/mbt/equivalentMutants.ts with the reason.',
+        );
+    }
+    return report.survived ? 1 : 0;
+  },
+};
