@@ -124,7 +124,8 @@ async function runScenario(
     session,
     classify: pulseClassifier,
     mustRunInOrder: referenceMustRunInOrder,
-    ...(scenario.toolTimeoutMs !== undefined && { toolTimeoutMs: scenario.toolTimeoutMs }),
+    // With real delays every tool takes delayMs: the limit is on top of that.
+    ...(scenario.toolTimeoutMs !== undefined && { toolTimeoutMs: scenario.toolTimeoutMs + delayMs }),
     async execute(call: ToolCall, signal: AbortSignal) {
       await think(400); // every tool takes a while, in simulated time and (with delayMs) in real time
       if (call.name === 'pulse_question') return { answer: answers.shift() ?? '(no answer)' };

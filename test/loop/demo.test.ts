@@ -57,6 +57,21 @@ describe('the demo agent', () => {
     expect(blocks.get('demo-retry-storm')).toEqual(['UNVERIFIED_WRITE', 'UNVERIFIED_WRITE', 'UNVERIFIED_WRITE']);
   });
 
+  it('should run live for a streaming viewer: wall clock, real delays, every entry to recorderFor', async () => {
+    const entries: RecordingEntry[] = [];
+    const before = Date.now();
+    const runs = await runDemoAgent({
+      delayMs: 1,
+      scenarios: ['tool-failures', 'write-and-read-one-batch'],
+      recorderFor: () => ({ record: (e) => void entries.push(e) }),
+    });
+    expect(runs.flatMap((r) => r.mismatches)).toEqual([]);
+    expect(runs.map((r) => r.file)).toEqual([undefined, undefined]);
+    expect(new Set(entries.map((e) => e.session))).toEqual(new Set(runs.map((r) => r.sessionId)));
+    expect(entries.every((e) => e.at >= before)).toBe(true);
+    expect(replayRecording(entries).divergences).toEqual([]);
+  });
+
   it('should run with `npm run demo`, and the committed recordings should be what it writes today', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'demo-cli-'));
     const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'examples/demo-agent.ts', '--out', outDir], {
