@@ -1,0 +1,44 @@
+import { applyMachineEdit, type EditorDocument, type MachineEdit } from './MachineEdit.js';
+
+/** Undo/redo as plain data: the documents before and after the present one. */
+export interface EditHistory {
+  readonly past: readonly EditorDocument[];
+  readonly present: EditorDocument;
+  readonly future: readonly EditorDocument[];
+}
+
+/** How many edits undo reaches back. */
+export const HISTORY_LIMIT = 200;
+
+export function createEditHistory(doc: EditorDocument): EditHistory {
+  return { past: [], present: doc, future: [] };
+}
+
+/**
+ * Applies an edit and records it; a new edit clears what redo would have done.
+ *
+ * @example
+ * let h = createEditHistory({ definition, layout });
+ * h = commitEdit(h, { type: 'setStateDescription', state: 'READING', description: 'Target known.' });
+ * h = undoEdit(h); // back to the original
+ */
+export function commitEdit(history: EditHistory, edit: MachineEdit): EditHistory {
+  const next = applyMachineEdit(history.present, edit);
+  if (next === history.present) return history;
+  return { past: [...history.past, history.present].slice(-HISTORY_LIMIT), present: next, future: [] };
+}
+
+export function undoEdit(history: EditHistory): EditHistory {
+  const previous = history.past.at(-1);
+  if (!previous) return history;
+  return { past: history.past.slice(0, -1), present: previous, future: [history.present, ...history.future] };
+}
+
+export function redoEdit(history: EditHistory): EditHistory {
+  const [next, ...rest] = history.future;
+  if (!next) return history;
+  return { past: [...history.past, history.present], present: next, future: rest };
+}
+
+export const canUndo = (h: EditHistory) => h.past.length > 0;
+export const canRedo = (h: EditHistory) => h.future.length > 0;
