@@ -66,7 +66,15 @@ function without(calls: Record<string, Call>, id: string): Record<string, Call> 
 
 function success(s: ReducerState, kind: Kind, tool: string, epoch: number, at: number): ReducerState {
   if (kind === 'write') {
-    return { ...s, state: 'VERIFYING', wroteThisEpisode: true, readAfterWrite: false, lastWriteTool: tool, lastWriteAt: at, writeEpoch: s.writeEpoch + 1 };
+    return {
+      ...s,
+      state: 'VERIFYING',
+      wroteThisEpisode: true,
+      readAfterWrite: false,
+      lastWriteTool: tool,
+      lastWriteAt: at,
+      writeEpoch: s.writeEpoch + 1,
+    };
   }
   if (kind === 'user_input') return s;
   if (s.state === 'RESOLVING') return { ...s, state: 'READING', lastReadTool: tool, lastReadAt: at };
@@ -80,13 +88,18 @@ export function reduce(s: ReducerState, e: ReducerEvent): ReducerState {
   switch (e.type) {
     case 'CHECK': {
       const blocked = blockFor(s, e.kind);
-      if (blocked === 'UNVERIFIED_WRITE') return { ...s, blocked, consecutiveVerifyBlocks: s.consecutiveVerifyBlocks + 1 };
+      if (blocked === 'UNVERIFIED_WRITE')
+        return { ...s, blocked, consecutiveVerifyBlocks: s.consecutiveVerifyBlocks + 1 };
       return blocked === s.blocked ? s : { ...s, blocked };
     }
     case 'BEGIN': {
       const blocked = blockFor(s, e.kind);
       if (blocked) {
-        return { ...s, blocked, consecutiveVerifyBlocks: s.consecutiveVerifyBlocks + (blocked === 'UNVERIFIED_WRITE' ? 1 : 0) };
+        return {
+          ...s,
+          blocked,
+          consecutiveVerifyBlocks: s.consecutiveVerifyBlocks + (blocked === 'UNVERIFIED_WRITE' ? 1 : 0),
+        };
       }
       const calls = { ...s.calls, [e.id]: { kind: e.kind, tool: e.tool, epoch: s.writeEpoch } };
       return { ...s, blocked: null, calls, state: e.kind === 'write' ? 'WRITING' : s.state };
@@ -101,6 +114,8 @@ export function reduce(s: ReducerState, e: ReducerEvent): ReducerState {
     case 'SUCCESS':
       return success(s, e.kind, e.tool, s.writeEpoch, e.at);
     case 'COMPLETE':
-      return s.state === 'VERIFYING' && s.readAfterWrite ? { ...s, state: 'READING', readAfterWrite: false, consecutiveVerifyBlocks: 0 } : s;
+      return s.state === 'VERIFYING' && s.readAfterWrite
+        ? { ...s, state: 'READING', readAfterWrite: false, consecutiveVerifyBlocks: 0 }
+        : s;
   }
 }
