@@ -57,9 +57,12 @@ const reasonOf = (step: Step): BlockReasonCode | undefined =>
   step.decision === 'blocked' ? step.after.context.lastBlock?.reasonCode : undefined;
 const writeInFlight = (ctx: SafetyContext) => Object.values(ctx.calls).some((c) => c.kind === 'write');
 const callCount = (ctx: SafetyContext) => Object.keys(ctx.calls).length;
-const recoveriesOf = (ctx: SafetyContext, tool: string) => ctx.pendingRecoveries.filter((r) => r.tool === tool);
-const attemptsOf = (ctx: SafetyContext, tool: string) =>
-  recoveriesOf(ctx, tool).reduce((sum, r) => sum + r.attempts, 0);
+const recoveriesOf = (ctx: SafetyContext, tool: string, at?: number) =>
+  ctx.pendingRecoveries.filter(
+    (r) => r.tool === tool && (at === undefined || at - r.createdAt <= ctx.config.recoveryTtlMs),
+  );
+const attemptsOf = (ctx: SafetyContext, tool: string, at?: number) =>
+  recoveriesOf(ctx, tool, at).reduce((sum, r) => sum + r.attempts, 0);
 
 /** The flags SEMANTICS.md names; `user_input` and checks must leave them alone. */
 const FLAG_KEYS = [
@@ -421,13 +424,14 @@ export const invariants: readonly Invariant[] = [
     id: 'I16',
     name: 'Pending recoveries follow blocks and successes',
     sentence:
-      'A blocked beginToolCall tracks its tool as a pending recovery (one more attempt, or a new one); a successful end of a call settles its tool; trackPendingRecovery adds one; checkRecoverySuccess removes one of that tool if any; none of them moves state or flags.',
+      'A blocked beginToolCall tracks its tool as a pending recovery (one more attempt, or a new one); a successful end of a call settles its tool; trackPendingRecovery adds one; checkRecoverySuccess removes one of that tool if any (after dropping those past their TTL); none of them moves state or flags.',
     check: (step) => {
       const { event } = step;
       const b = step.before.context;
       const a = step.after.context;
       if (event.type === 'BEGIN_CALL' && step.decision === 'blocked') {
-        return attemptsOf(a, event.tool) === attemptsOf(b, event.tool) + 1
+        // Recoveries past their TTL (on the event's clock) are dropped first.
+        return attemptsOf(a, event.tool) === attemptsOf(b, event.tool, event.at) + 1
           ? null
           : `a blocked ${event.tool} was not tracked as a pending recovery`;
       }
@@ -439,9 +443,10 @@ export const invariants: readonly Invariant[] = [
         const changed = changedFlags(step);
         if (stateOf(step.after) !== stateOf(step.before) || changed.length)
           return `${event.type} moved state or flags (${moved(step)}${changed.length ? `; ${describeChange(step, changed)}` : ''})`;
-        const delta = recoveriesOf(a, event.tool).length - recoveriesOf(b, event.tool).length;
+        const live = recoveriesOf(b, event.tool, event.at).length;
+        const delta = recoveriesOf(a, event.tool).length - live;
         if (event.type === 'TRACK_RECOVERY' && delta !== 1) return `trackPendingRecovery added ${delta} recoveries`;
-        const expected = recoveriesOf(b, event.tool).length ? -1 : 0;
+        const expected = live ? -1 : 0;
         if (event.type === 'CHECK_RECOVERY' && delta !== expected)
           return `checkRecoverySuccess changed the pending recoveries of ${event.tool} by ${delta}, not ${expected}`;
       }

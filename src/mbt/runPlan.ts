@@ -43,12 +43,12 @@ export function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine):
 
 /**
  * Applies one move to the session and observes it as a machine step. The
- * event is the one the session sends for the call (same call id, same kind);
- * its clock reading is not compared.
+ * event is the one the session sends for the call (same call id, same kind).
  */
-export function observeMove(session: SafetySession, move: Move): ObservedStep {
+export function observeMove(session: SafetySession, move: Move, at = 0): ObservedStep {
   const before = { value: session.state, context: session.context };
-  const event = moveToEvent(move, session.context, 0);
+  // `at`: the clock reading the session will stamp the event with, for invariants that read time.
+  const event = moveToEvent(move, session.context, at);
   if (!event) throw new Error(`no call in flight matches "${moveLabel(move)}"`);
   const result = applyMove(session, move);
   const after = { value: session.state, context: session.context };
