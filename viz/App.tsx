@@ -1,7 +1,8 @@
 import { useMachine } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ContextPanel } from './components/ContextPanel.js';
-import { Diagram, type DiagramMoment } from './components/Diagram.js';
+import type { DiagramMoment } from './components/Diagram.js';
+import { DiagramViewport } from './components/DiagramViewport.js';
 import { LiveSessionList } from './components/LiveSessionList.js';
 import { PlaybackControls } from './components/PlaybackControls.js';
 import { PlaygroundControls } from './components/PlaygroundControls.js';
@@ -185,7 +186,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
             </p>
           )}
           {layoutError && <p className="error">{layoutError}</p>}
-          {graph && layout && <Diagram model={graph} layout={layout} moment={moment} />}
+          {graph && layout && <DiagramViewport model={graph} layout={layout} moment={moment} />}
           {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
         </div>
         <div className="track-bar">

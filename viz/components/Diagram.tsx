@@ -15,22 +15,31 @@ export interface DiagramMoment {
 const MARKS: EdgeMark[] = ['none', 'taken', 'blocked', 'dim'];
 
 /** The statechart as SVG at one moment: active state, transition taken, blocked attempt. */
-export function Diagram({ model, layout, moment }: { model: GraphModel; layout: GraphLayout; moment: DiagramMoment }) {
+export function Diagram({
+  model,
+  layout,
+  moment,
+  scale = 1,
+}: {
+  model: GraphModel;
+  layout: GraphLayout;
+  moment: DiagramMoment;
+  /** Drawn at this zoom (1: the layout's own pixels). */
+  scale?: number;
+}) {
   const taken = moment.transition ? model.transitions.get(moment.transition) : undefined;
   const rowMark: RowMark | undefined =
     taken?.internal === true ? { transition: taken.id, kind: moment.blocked ? 'blocked' : 'taken' } : undefined;
   // Where to pin the blocked badge: the row that blocked, else the state it happened in.
   const blockedAt = moment.blocked && (taken?.internal ? taken.source : moment.blocked.state);
   const blockedNode = blockedAt ? layout.nodes[blockedAt] : undefined;
-  const blockedRow =
-    taken?.internal && blockedNode ? model.nodes.find((n) => n.id === taken.source)?.internal.indexOf(taken) : -1;
+  const blockedRow = taken?.internal ? blockedNode?.rows.find((r) => r.id === taken.id) : undefined;
   return (
     <svg
       className="diagram"
       viewBox={`0 0 ${layout.width} ${layout.height + 30}`}
-      width={layout.width}
-      height={layout.height + 30}
-      preserveAspectRatio="xMidYMin meet"
+      width={Math.round(layout.width * scale)}
+      height={Math.round((layout.height + 30) * scale)}
       role="img"
       aria-label={`statechart ${model.id}`}
     >
@@ -73,7 +82,7 @@ export function Diagram({ model, layout, moment }: { model: GraphModel; layout: 
           data-testid="blocked-marker"
           className="blocked-marker"
           transform={`translate(${blockedNode.x + blockedNode.width - 8},${
-            blockedNode.y + (blockedRow !== undefined && blockedRow >= 0 ? blockedNode.rowsTop + blockedRow * 18 : 4)
+            blockedNode.y + (blockedRow ? blockedRow.y + blockedRow.height / 2 - 10 : 4)
           })`}
         >
           <title>{`blocked here: ${moment.blocked.reasonCode}`}</title>

@@ -1,5 +1,5 @@
 import { METRICS, type NodeLayout } from '../layout/layoutGraph.js';
-import { internalLabel, type StateNodeModel } from '../model/graphModel.js';
+import type { StateNodeModel } from '../model/graphModel.js';
 
 /** How one internal row is marked at the current step. */
 export interface RowMark {
@@ -42,8 +42,9 @@ export function StateNode({
         <line className="state-separator" x1={0} x2={layout.width} y1={layout.rowsTop - 4} y2={layout.rowsTop - 4} />
       )}
       {node.internal.map((t, i) => {
+        const r = layout.rows[i];
+        if (!r) return null;
         const mark = row?.transition === t.id ? row.kind : undefined;
-        const y = layout.rowsTop + i * m.rowHeight;
         return (
           <g
             key={t.id}
@@ -51,12 +52,17 @@ export function StateNode({
             data-transition={t.id}
           >
             <title>{`${t.description}${t.actions.length ? `\nactions: ${t.actions.join(', ')}` : ''}`}</title>
-            {mark && (
-              <rect className="row-highlight" x={2} y={y} width={layout.width - 4} height={m.rowHeight} rx={3} />
-            )}
-            <text className="row-label" x={m.padding} y={y + m.rowHeight - 5}>
-              {internalLabel(t)}
-            </text>
+            {mark && <rect className="row-highlight" x={2} y={r.y} width={layout.width - 4} height={r.height} rx={3} />}
+            {r.lines.map((line, j) => (
+              <text
+                key={j}
+                className={j === 0 ? 'row-label' : 'row-effect'}
+                x={m.padding}
+                y={r.y + (j + 1) * m.lineHeight - 2}
+              >
+                {line}
+              </text>
+            ))}
           </g>
         );
       })}

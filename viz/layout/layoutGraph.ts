@@ -1,6 +1,6 @@
 import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ELK, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import { internalLabel, type GraphModel, type StateNodeModel, type TransitionModel } from '../model/graphModel.js';
+import { internalLines, type GraphModel, type StateNodeModel, type TransitionModel } from '../model/graphModel.js';
 
 /*
  * Graph model -> positions, with ELK's layered algorithm (the engine the
@@ -23,7 +23,7 @@ export const METRICS = {
   padding: 10,
   titleHeight: 26,
   /** Description lines wrap at this many characters. */
-  wrapAt: 44,
+  wrapAt: 36,
   minWidth: 180,
   labelPadding: 6,
   labelHeight: 18,
@@ -42,6 +42,14 @@ export interface NodeLayout extends Box {
   descriptionLines: string[];
   /** Top of the first internal-transition row, relative to the node. */
   rowsTop: number;
+  /** The internal transitions' rows, in order, relative to the node. */
+  rows: RowLayout[];
+}
+export interface RowLayout {
+  id: string;
+  y: number;
+  height: number;
+  lines: string[];
 }
 export interface EdgeLayout {
   id: string;
@@ -79,19 +87,27 @@ export function edgeLabelLines(t: TransitionModel): string[] {
 export function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
   const m = METRICS;
   const descriptionLines = wrapText(node.description);
-  const rows = node.internal.map(internalLabel);
+  const lines = node.internal.map(internalLines);
   const textWidth = Math.max(
     (node.label.length + (node.initial ? 2 : 0)) * m.titleCharWidth,
     ...descriptionLines.map((l) => l.length * m.charWidth),
-    ...rows.map((r) => r.length * m.charWidth),
+    ...lines.flat().map((r) => r.length * m.charWidth),
   );
   const rowsTop = m.titleHeight + descriptionLines.length * m.lineHeight + m.padding;
-  const height = rowsTop + (rows.length > 0 ? rows.length * m.rowHeight + m.padding : 0);
+  const rows: RowLayout[] = [];
+  let y = rowsTop;
+  node.internal.forEach((t, i) => {
+    const height = lines[i]!.length * m.lineHeight + 4;
+    rows.push({ id: t.id, y, height, lines: lines[i]! });
+    y += height;
+  });
+  const height = rows.length > 0 ? y + m.padding : rowsTop;
   return {
     id: node.id,
     width: Math.ceil(Math.max(m.minWidth, textWidth + 2 * m.padding)),
     height: Math.ceil(height),
     descriptionLines,
+    rows,
     rowsTop,
   };
 }

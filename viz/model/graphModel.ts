@@ -126,7 +126,7 @@ export function transitionLabel(t: TransitionModel): string {
   return t.guard ? `${t.event} [${t.guard}]` : t.event;
 }
 
-/** The label of an internal row: `EVENT [guard]`, plus `/ block CODE` when it blocks (actions are in its tooltip). */
-export function internalLabel(t: TransitionModel): string {
-  return t.blocks ? `${transitionLabel(t)} / block ${t.blocks}` : transitionLabel(t);
+/** The lines of an internal row: `EVENT [guard]`, then `/ block CODE` when it blocks (actions are in its tooltip). */
+export function internalLines(t: TransitionModel): string[] {
+  return t.blocks ? [transitionLabel(t), `  / block ${t.blocks}`] : [transitionLabel(t)];
 }
