@@ -29,13 +29,19 @@ if (!Number.isInteger(delayMs) || delayMs < 0) {
   process.exit(2);
 }
 
+const unknown = (values.scenario ?? []).filter((name) => !DEMO_SCENARIOS.some((s) => s.name === name));
+if (unknown.length > 0) {
+  console.error(`demo: unknown scenario ${unknown.join(', ')}; have ${DEMO_SCENARIOS.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+
 const runs = await runDemoAgent({
   outDir: values.out,
   delayMs,
   ...(values.scenario && { scenarios: values.scenario }),
   ...(!values.quiet && { log: (line: string) => console.log(line) }),
 });
-console.log(`\nwrote ${runs.length} recordings:`);
+console.log(`\nwrote ${runs.length} recording${runs.length === 1 ? '' : 's'}:`);
 for (const run of runs) console.log(`  ${run.file}  (ends in ${run.finalState})`);
 const mismatches = runs.flatMap((r) => r.mismatches.map((m) => `${r.scenario}: ${m}`));
 if (mismatches.length > 0) {
