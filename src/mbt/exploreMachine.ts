@@ -9,7 +9,7 @@ import { decisionOf, type SafetySnapshotLike, type StepDecision } from './Step.j
 
 /** One reachable configuration: the control-relevant part of a snapshot. */
 export interface Configuration {
-  /** The serialised control-relevant part: `VERIFYING wrote blocks=1 calls=read@stale`. */
+  /** The serialised control-relevant part: `VERIFYING wrote blocks=1+ calls=read@stale`. */
   key: string;
   state: SessionState;
   /** A concrete snapshot with this key: the first one exploration reached. */
@@ -54,7 +54,7 @@ export interface ExploreOptions extends MoveOptions {
    * where failed writes need verification (so that guard's both outcomes are reached).
    */
   configs?: SafetyConfig[];
-  /** consecutiveVerifyBlocks is kept up to this value, then shown as `N+`. Default 2: no guard reads it, and 2+ shows a block after blocks. */
+  /** consecutiveVerifyBlocks is kept up to this value, then shown as `N+`. Default 1: no guard can read it (the guard registry has none that does), so `1+` stands for any count and the block after any number of blocks is on the graph. */
   counterCap?: number;
   /**
    * Sees every edge as exploration takes it, breadth-first; throwing stops the
@@ -78,9 +78,9 @@ export const EXPLORED_CONFIGS: readonly SafetyConfig[] = [
  * keeps the reachable graph finite.
  *
  * @example
- * serializeConfiguration(snapshot); // 'VERIFYING wrote blocks=1 calls=read@stale'
+ * serializeConfiguration(snapshot); // 'VERIFYING wrote blocks=1+ calls=read@stale'
  */
-export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap = 2): string {
+export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap = 1): string {
   const c = snapshot.context;
   const parts = [String(snapshot.value)];
   if (c.wroteThisEpisode) parts.push('wrote');
@@ -110,7 +110,7 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
  */
 export function exploreMachine(machine: SafetyMachine, options: ExploreOptions = {}): MachineGraph {
   const started = performance.now();
-  const counterCap = options.counterCap ?? 2;
+  const counterCap = options.counterCap ?? 1;
   const keys = new WeakMap<SafetySnapshotLike, string>();
   const serialize = (s: SafetySnapshotLike) => {
     let key = keys.get(s);
