@@ -42,7 +42,9 @@ export function DiagramViewport({
     const top = node.y * scale;
     const bottom = (node.y + node.height) * scale;
     if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
-      el.scrollTo({ top: Math.max(0, (top + bottom) / 2 - el.clientHeight / 2), behavior: 'smooth' });
+      const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
+      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target, behavior: 'smooth' });
+      else el.scrollTop = target; // jsdom
     }
   }, [moment.active, layout, scale]);
 
