@@ -76,6 +76,12 @@ export type {
 export { createFileRecorder } from './fileRecorder.js';
 export type { FileRecorder, FileRecorderOptions } from './fileRecorder.js';
 
+// the visualiser: stream a session to `assistant-safety serve`, or run the server in-process
+export { createLiveRecorder } from './live/createLiveRecorder.js';
+export type { LiveRecorder, LiveRecorderOptions } from './live/createLiveRecorder.js';
+export { startServer } from './server/startServer.js';
+export type { ServerOptions, RunningServer } from './server/startServer.js';
+
 // the tool loop harness: three-phase pipeline, stable error codes
 export { createToolLoop } from './loop/createToolLoop.js';
 export type { ToolLoop, FinalAnswerDecision } from './loop/createToolLoop.js';
@@ -118,3 +124,12 @@ export { CoverageTracker, resolveTransition, transitionsOf } from './mbt/coverag
 export type { Coverage, CoverageFigure, Resolution, TransitionInfo } from './mbt/coverage.js';
 export { movesFrom, moveToEvent, moveLabel, applyMove } from './mbt/Move.js';
 export type { Move, MoveResult } from './mbt/Move.js';
+export { shortestPlans, simplePlans, generatePlans } from './mbt/paths.js';
+export type { PathPlan, PlanStep, StepExpectation, PathStrategy } from './mbt/paths.js';
+export { runPlan } from './mbt/runPlan.js';
+export type { PlanResult, ObservedStep } from './mbt/runPlan.js';
+export { monitorWalk } from './mbt/monitorWalk.js';
+export type { WalkCommand, WalkResult } from './mbt/monitorWalk.js';
+export { generateMutants, tryMutant, runMutants } from './mbt/mutate.js';
+export type { Mutant, MutantResult, MutationReport, MutationOperator } from './mbt/mutate.js';
+export { EQUIVALENT_MUTANTS } from './mbt/equivalentMutants.js';

@@ -424,7 +424,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I16',
     name: 'Pending recoveries follow blocks and successes',
     sentence:
-      'A blocked beginToolCall tracks its tool as a pending recovery (one more attempt, or a new one); a successful end of a call settles its tool; trackPendingRecovery adds one; checkRecoverySuccess removes one of that tool if any (after dropping those past their TTL); none of them moves state or flags.',
+      'A blocked beginToolCall tracks its tool as a pending recovery (one more attempt, or a new one); a successful end of a call settles its tool; trackPendingRecovery adds one; checkRecoverySuccess removes the oldest of that tool if any (after dropping those past their TTL); none of them moves state or flags.',
     check: (step) => {
       const { event } = step;
       const b = step.before.context;
@@ -449,6 +449,12 @@ export const invariants: readonly Invariant[] = [
         const expected = live ? -1 : 0;
         if (event.type === 'CHECK_RECOVERY' && delta !== expected)
           return `checkRecoverySuccess changed the pending recoveries of ${event.tool} by ${delta}, not ${expected}`;
+        if (event.type === 'CHECK_RECOVERY' && live) {
+          const kept = new Set(recoveriesOf(a, event.tool).map((r) => r.recoveryId));
+          const taken = recoveriesOf(b, event.tool, event.at).find((r) => !kept.has(r.recoveryId));
+          const oldest = Math.min(...recoveriesOf(b, event.tool, event.at).map((r) => r.createdAt));
+          if (taken && taken.createdAt !== oldest) return `checkRecoverySuccess took a recovery that is not the oldest`;
+        }
       }
       return null;
     },
