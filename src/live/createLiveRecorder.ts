@@ -147,6 +147,7 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
     });
     socket.on('error', (error) => report(error));
     socket.on('close', () => {
+      if (open && !closing) report(new Error('lost the connection to the live server'));
       open = false;
       if (ws === socket) ws = undefined;
       schedule();
