@@ -9,12 +9,13 @@ import { shortestPlans, simplePlans } from '../mbt/paths.js';
 import { runPlan } from '../mbt/runPlan.js';
 import { safetyMachine } from '../safetyMachine.js';
 import { UsageError, type Command } from './Command.js';
+import { loadMachineFile } from './loadMachineFile.js';
 import { parseDepth } from './paths.js';
 
 export const testPathsCommand: Command = {
   name: 'test-paths',
   summary: 'run the generated paths against SafetySession; JUnit XML for CI',
-  usage: `assistant-safety test-paths [--junit FILE] [--depth N]
+  usage: `assistant-safety test-paths [--junit FILE] [--depth N] [--machine FILE]
 
 Generates the shortest paths (to every configuration, and through every
 transition and guard outcome) and the simple paths of --depth steps (default 3)
@@ -22,7 +23,10 @@ from the shipped machine, runs each against a real SafetySession with a
 deterministic clock, and compares state, decision, reason code and flags at
 every step. Prints coverage of states, transitions and guard outcomes.
 
-  --junit FILE  also write JUnit XML, one testcase a path
+  --junit FILE    also write JUnit XML, one testcase a path
+  --machine FILE  generate the paths from this machine (the model) instead; they
+                  still run against SafetySession with the shipped machine, so
+                  every place where the two disagree fails a path
 
 Exit codes: 0 every path passes and coverage is 100%, 1 a path fails or
 coverage is short, 2 bad arguments.`,
@@ -30,15 +34,17 @@ coverage is short, 2 bad arguments.`,
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { junit: { type: 'string' }, depth: { type: 'string' } },
+      options: { junit: { type: 'string' }, depth: { type: 'string' }, machine: { type: 'string' } },
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const depth = parseDepth(values.depth, 3);
+    const model = values.machine === undefined ? safetyMachine : loadMachineFile(values.machine, io);
+    if (!model) return 2;
     const started = performance.now();
-    const graph = exploreMachine(safetyMachine);
+    const graph = exploreMachine(model);
     const plans = [...shortestPlans(graph), ...simplePlans(graph, depth)];
     const generatedMs = performance.now() - started;
-    const tracker = new CoverageTracker(definitionOf(safetyMachine)!);
+    const tracker = new CoverageTracker(definitionOf(model)!);
     const results = plans.map((plan) => {
       const result = runPlan(plan);
       for (const o of result.observed)
