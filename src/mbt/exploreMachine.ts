@@ -1,7 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import type { SafetyMachine } from '../createSafetyMachine.js';
-import { DEFAULT_CONFIG, type SafetyConfig } from '../SafetyContext.js';
+import { DEFAULT_CONFIG, RECOVERY_TTL_MS, type SafetyConfig } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
 import { callShapes, moveLabel, movesFrom, moveToEvent, type Move, type MoveOptions } from './Move.js';
@@ -95,6 +95,8 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
     .map(([shape, n]) => (n > 1 ? `${n}×${shape}` : shape));
   if (shapes.length) parts.push(`calls=${shapes.join(',')}`);
   if (c.config.failedWriteRequiresVerification) parts.push('[failed writes verified]');
+  // Keeps configurations of sessions with other settings apart when several are explored.
+  if (c.config.recoveryTtlMs !== RECOVERY_TTL_MS) parts.push(`[recovery ttl ${c.config.recoveryTtlMs} ms]`);
   return parts.join(' ');
 }
 

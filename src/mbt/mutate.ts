@@ -1,5 +1,11 @@
 import { createSafetyMachine } from '../createSafetyMachine.js';
-import { MachineDefinitionError, type MachineDefinition, type NamedRef } from '../MachineDefinition.js';
+import {
+  MachineDefinitionError,
+  type MachineDefinition,
+  type NamedRef,
+  type TransitionDefinition,
+  type TransitionMap,
+} from '../MachineDefinition.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import { EQUIVALENT_MUTANTS } from './equivalentMutants.js';
 import { exploreMachine, type ExploreOptions } from './exploreMachine.js';
@@ -65,7 +71,7 @@ function transitionLists(def: MachineDefinition) {
 }
 
 function listOf(def: MachineDefinition, source: string | null, event: string) {
-  const map = source === null ? def.on! : def.states[source]!.on!;
+  const map: TransitionMap = source === null ? def.on! : def.states[source]!.on!;
   return { map, list: map[event]! };
 }
 
@@ -84,26 +90,25 @@ export function generateMutants(def: MachineDefinition): Mutant[] {
     operator: MutationOperator,
     source: string | null,
     event: string,
-    edit: (list: MachineDefinition['on'] & object, map: Record<string, unknown>) => void,
+    edit: (list: TransitionDefinition[], map: TransitionMap) => void,
   ) => {
     const json = structuredClone(def);
     const { map, list } = listOf(json, source, event);
-    edit(list as never, map);
+    edit(list, map);
     mutants.push({ id, operator, json });
   };
   for (const { path, source, event } of transitionLists(def)) {
-    const list = listOf(def, source, event).list;
-    list.forEach((t, i) => {
+    listOf(def, source, event).list.forEach((t, i) => {
       const at = `${path}[${i}]`;
       if (t.guard !== undefined) {
         const name = refName(t.guard);
-        mutate(`drop-guard ${at} (${name})`, 'drop-guard', source, event, (l) => {
-          delete (l as never as typeof list)[i]!.guard;
+        mutate(`drop-guard ${at} (${name})`, 'drop-guard', source, event, (list) => {
+          delete list[i]!.guard;
         });
         for (const other of guardNames) {
           if (other === name) continue;
-          mutate(`swap-guard ${at} ${name}→${other}`, 'swap-guard', source, event, (l) => {
-            (l as never as typeof list)[i]!.guard = other;
+          mutate(`swap-guard ${at} ${name}→${other}`, 'swap-guard', source, event, (list) => {
+            list[i]!.guard = other;
           });
         }
       }
@@ -111,18 +116,18 @@ export function generateMutants(def: MachineDefinition): Mutant[] {
         // A state's targetless transition already stays in that state: with no entry or exit
         // actions (and XState 5's `reenter: false`), targeting it is the same transition, not a mutant.
         if (state === (t.target ?? source)) continue;
-        mutate(`retarget ${at} ${t.target ?? '(stay)'}→${state}`, 'retarget', source, event, (l) => {
-          (l as never as typeof list)[i]!.target = state;
+        mutate(`retarget ${at} ${t.target ?? '(stay)'}→${state}`, 'retarget', source, event, (list) => {
+          list[i]!.target = state;
         });
       }
       (t.actions ?? []).forEach((a, j) => {
-        mutate(`drop-action ${at} ${refText(a)}`, 'drop-action', source, event, (l) => {
-          (l as never as typeof list)[i]!.actions!.splice(j, 1);
+        mutate(`drop-action ${at} ${refText(a)}`, 'drop-action', source, event, (list) => {
+          list[i]!.actions!.splice(j, 1);
         });
       });
-      mutate(`drop-transition ${at}`, 'drop-transition', source, event, (l, map) => {
-        (l as never as typeof list).splice(i, 1);
-        if ((l as never as typeof list).length === 0) delete map[event];
+      mutate(`drop-transition ${at}`, 'drop-transition', source, event, (list, map) => {
+        list.splice(i, 1);
+        if (list.length === 0) delete map[event];
       });
     });
   }
