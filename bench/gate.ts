@@ -1,6 +1,6 @@
 import { createSafetySession } from '../src/SafetySession.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
-import { opsPerSecondPaired, summary, type Figure } from './measure.js';
+import { makeFigure, ratioText, opsPerSecondPaired, type Figure } from './measure.js';
 
 /*
  * One cycle of a realistic session through the lifecycle API: discover, write,
@@ -9,7 +9,18 @@ import { opsPerSecondPaired, summary, type Figure } from './measure.js';
  */
 const PAIRS_PER_CYCLE = 6;
 
-export function gateFigures({ cycles = 20_000, runs = 7 } = {}): Figure[] {
+export interface GateSizes {
+  /** Session cycles per run (6 lifecycle pairs, 4 compatible pairs each). */
+  cycles: number;
+  /** Measured runs of each side, interleaved. */
+  runs: number;
+}
+
+/**
+ * Part 1: gate decisions per second through SafetySession (lifecycle and
+ * compatible APIs) against the hand-written reducer, interleaved run by run.
+ */
+export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = {}): Figure[] {
   const ops = cycles * PAIRS_PER_CYCLE;
   let t = 0;
 
@@ -78,25 +89,22 @@ export function gateFigures({ cycles = 20_000, runs = 7 } = {}): Figure[] {
     }
   };
 
-  const figure = (name: string, subject: number[], base: number[], baseName: string): Figure => {
-    const sub = summary(subject);
-    const b = summary(base);
-    const ratio = b.median / sub.median;
-    return {
+  const figure = (name: string, subject: number[], base: number[]): Figure =>
+    makeFigure({
       suite: 'gate',
       name,
       unit: 'pairs/s',
-      ...sub,
       better: 'higher',
-      baseline: { name: baseName, median: b.median, ratio, ratioText: `${ratio.toFixed(1)}× slower than the reducer` },
-      target: { text: 'within 5× of the reducer', met: ratio <= 5 },
-    };
-  };
+      runs: subject,
+      baseline: {
+        name: 'hand-written reducer, same semantics',
+        runs: base,
+        describe: (ratio) => ratioText(ratio, 'slower'),
+      },
+      target: { text: 'within 5× of the reducer', test: (_s, ratio) => ratio !== undefined && ratio <= 5 },
+    });
 
   const [lc, lcBase] = opsPerSecondPaired(lifecycle, lifecycleReducer, ops, runs);
   const [cp, cpBase] = opsPerSecondPaired(compat, compatReducer, cycles * COMPAT_PAIRS, runs);
-  return [
-    figure('beginToolCall + endToolCall', lc, lcBase, 'hand-written reducer, same semantics'),
-    figure('canExecuteTool + onToolSuccess', cp, cpBase, 'hand-written reducer, same semantics'),
-  ];
+  return [figure('beginToolCall + endToolCall', lc, lcBase), figure('canExecuteTool + onToolSuccess', cp, cpBase)];
 }

@@ -1,0 +1,164 @@
+import { checkInvariants } from '../src/mbt/checkInvariants.js';
+import { exploreMachine, type MachineGraph } from '../src/mbt/exploreMachine.js';
+import { generateMutants, runMutants, tryMutant } from '../src/mbt/mutate.js';
+import { generatePlans } from '../src/mbt/paths.js';
+import { parseMachineDefinition } from '../src/MachineDefinition.js';
+import { safetyMachine, safetyMachineDefinition } from '../src/safetyMachine.js';
+import { makeFigure, ratioText, type Figure } from './measure.js';
+
+export interface GraphSizes {
+  /** Runs of the check and path generation. */
+  runs: number;
+  /** Runs of the full mutation run (the slowest figure here). */
+  mutationRuns: number;
+  /** Depth of the simple paths. */
+  simpleDepth: number;
+  /** Try only the first N mutants (tiny runs); undefined: all of them. */
+  mutants?: number;
+}
+
+/** The baseline for path generation: a bare breadth-first walk over the same graph's edges. */
+function bareBfs(graph: MachineGraph): number {
+  const seen = new Set<string>(graph.initial);
+  const queue = [...graph.initial];
+  for (let i = 0; i < queue.length; i++) {
+    for (const index of graph.outgoing.get(queue[i]!) ?? []) {
+      const to = graph.edges[index]!.to;
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen.size;
+}
+
+const ms = (f: () => void) => {
+  const t = performance.now();
+  f();
+  return performance.now() - t;
+};
+
+/**
+ * Part 4: graph work on the shipped machine, with src/mbt's own functions:
+ * the exhaustive invariant check (explore every configuration, check every
+ * edge), path generation (shortest and simple), and the full mutation run.
+ */
+export function graphFigures({
+  runs = 3,
+  mutationRuns = 2,
+  simpleDepth = 3,
+  mutants,
+}: Partial<GraphSizes> = {}): Figure[] {
+  const explore: number[] = [];
+  const check: number[] = [];
+  const shortest: number[] = [];
+  const simple: number[] = [];
+  const bfs: number[] = [];
+  const total: number[] = [];
+  let figures = { configurations: 0, edges: 0, violations: 0, shortest: 0, simple: 0 };
+  for (let i = 0; i < runs; i++) {
+    let graph!: MachineGraph;
+    const e = ms(() => (graph = exploreMachine(safetyMachine)));
+    let violations = 0;
+    const c = ms(() => (violations = checkInvariants(graph).violations.length));
+    let nShortest = 0;
+    let nSimple = 0;
+    const s = ms(() => (nShortest = generatePlans(graph, 'shortest').length));
+    const p = ms(() => (nSimple = generatePlans(graph, 'simple', simpleDepth).length));
+    bfs.push(ms(() => bareBfs(graph)));
+    explore.push(e);
+    check.push(e + c);
+    shortest.push(s);
+    simple.push(p);
+    total.push(e + c + s + p);
+    figures = {
+      configurations: graph.configurations.size,
+      edges: graph.edges.length,
+      violations,
+      shortest: nShortest,
+      simple: nSimple,
+    };
+  }
+  if (figures.violations > 0) throw new Error(`the shipped machine violates ${figures.violations} invariants`);
+
+  const def = parseMachineDefinition(safetyMachineDefinition);
+  const mutation: number[] = [];
+  let report: ReturnType<typeof runMutants> | undefined;
+  for (let i = 0; i < mutationRuns; i++) {
+    mutation.push(
+      ms(() => {
+        if (mutants === undefined) report = runMutants(def);
+        else for (const m of generateMutants(def).slice(0, mutants)) tryMutant(m);
+      }),
+    );
+  }
+  const graphNote = `${figures.configurations} configurations, ${figures.edges.toLocaleString('en-US')} edges`;
+  const bfsBaseline = {
+    name: 'bare BFS over the same graph',
+    runs: bfs,
+    describe: (x: number) => ratioText(x, 'longer'),
+  };
+  return [
+    makeFigure({
+      suite: 'graph',
+      name: 'exhaustive invariant check',
+      unit: 'ms',
+      better: 'lower',
+      runs: check,
+      baseline: {
+        name: 'exploration alone (exploreMachine)',
+        runs: explore,
+        describe: (x) => ratioText(x, 'longer'),
+      },
+      note: `explore + checkInvariants, ${graphNote}, 0 violations`,
+    }),
+    makeFigure({
+      suite: 'graph',
+      name: 'path generation, shortest',
+      unit: 'ms',
+      better: 'lower',
+      runs: shortest,
+      baseline: bfsBaseline,
+      note: `${figures.shortest} plans, from the explored graph`,
+    }),
+    makeFigure({
+      suite: 'graph',
+      name: `path generation, simple (depth ${simpleDepth})`,
+      unit: 'ms',
+      better: 'lower',
+      runs: simple,
+      baseline: bfsBaseline,
+      note: `${figures.simple} plans, from the explored graph`,
+    }),
+    makeFigure({
+      suite: 'graph',
+      name: 'check + path generation',
+      unit: 'ms',
+      better: 'lower',
+      runs: total,
+      baseline: {
+        name: 'exploration alone (exploreMachine)',
+        runs: explore,
+        describe: (x) => ratioText(x, 'longer'),
+      },
+      target: { text: '< 2,000 ms', test: (s) => s.median < 2000 },
+      note: 'explore + check + shortest + simple paths, one fresh exploration per run',
+    }),
+    makeFigure({
+      suite: 'graph',
+      name: mutants === undefined ? 'full mutation run' : `mutation run (first ${mutants} mutants)`,
+      unit: 'ms',
+      better: 'lower',
+      runs: mutation,
+      baseline: {
+        name: 'one exhaustive invariant check',
+        runs: check,
+        describe: (x) => ratioText(x, 'one check'),
+      },
+      note: report
+        ? `${report.results.length} mutants, ${report.killed} killed, ${report.rejected} rejected, ${report.equivalent} equivalent, ${report.survived} survived: score ${report.score}%`
+        : `the first ${mutants} mutants only`,
+    }),
+  ];
+}

@@ -1,0 +1,50 @@
+import { appFigures, type AppSizes } from './appSuite.js';
+import { gateFigures, type GateSizes } from './gate.js';
+import { graphFigures, type GraphSizes } from './graphSuite.js';
+import type { Figure } from './measure.js';
+import { replayFigures, type ReplaySizes } from './replaySuite.js';
+import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
+
+/** How big each suite runs. */
+export interface BenchSizes {
+  gate: GateSizes;
+  atRest: AtRestSizes;
+  replay: ReplaySizes;
+  graph: GraphSizes;
+  app: AppSizes;
+}
+
+/** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
+export const FULL_SIZES: BenchSizes = {
+  gate: { cycles: 10_000, runs: 7 },
+  atRest: { sessions: 100_000, heapRuns: 3, restores: 3_000, runs: 5 },
+  replay: { events: 1_000_000, runs: 3 },
+  graph: { runs: 3, mutationRuns: 2, simpleDepth: 3 },
+  app: { events: 100_000, runs: 3 },
+};
+
+/** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
+export const TINY_SIZES: BenchSizes = {
+  gate: { cycles: 50, runs: 2 },
+  atRest: { sessions: 200, heapRuns: 2, restores: 20, runs: 2 },
+  replay: { events: 2_000, runs: 2 },
+  graph: { runs: 2, mutationRuns: 2, simpleDepth: 2, mutants: 2 },
+  app: { events: 300, runs: 2 },
+};
+
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app';
+
+export interface Suite {
+  id: SuiteId;
+  title: string;
+  run(sizes: BenchSizes): Promise<Figure[]>;
+}
+
+/** Every suite, in the order of the issue's parts. */
+export const SUITES: readonly Suite[] = [
+  { id: 'gate', title: '1. gate decisions', run: async (s) => gateFigures(s.gate) },
+  { id: 'atRest', title: '2. sessions at rest', run: async (s) => atRestFigures(s.atRest) },
+  { id: 'replay', title: '3. replay', run: (s) => replayFigures(s.replay) },
+  { id: 'graph', title: '4. graph work', run: async (s) => graphFigures(s.graph) },
+  { id: 'app', title: '5. the app', run: (s) => appFigures(s.app) },
+];
