@@ -153,7 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'cache-control': name === 'index.html' ? 'no-store' : 'max-age=3600',
     });
     if (head) return res.end();
-    createReadStream(path).pipe(res);
+    createReadStream(path, { highWaterMark: 1 << 20 }).pipe(res);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -197,7 +197,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         'cache-control': 'no-store',
       });
       if (req.method === 'HEAD') return res.end();
-      return void createReadStream(file).pipe(res);
+      return void createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
     }
     if (path.startsWith('/api/')) return fail(res, 404, 'no such API');
     return serveStatic(res, path, req.method === 'HEAD');

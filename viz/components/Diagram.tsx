@@ -1,4 +1,4 @@
-import type { GraphLayout } from '../layout/layoutGraph.js';
+import { METRICS, type GraphLayout } from '../layout/layoutGraph.js';
 import type { GraphModel } from '../model/graphModel.js';
 import { StateNode, type RowMark } from './StateNode.js';
 import { TransitionEdge, type EdgeMark } from './TransitionEdge.js';
@@ -86,9 +86,15 @@ export function Diagram({
           })`}
         >
           <title>{`blocked here: ${moment.blocked.reasonCode}`}</title>
-          <rect x={0} y={-1} width={moment.blocked.reasonCode.length * 7.3 + 34} height={20} rx={10} />
-          <text x={10} y={13}>
-            {`⛔ ${moment.blocked.reasonCode}`}
+          <rect
+            x={0}
+            y={-1}
+            width={(moment.blocked.reasonCode.length + 9) * METRICS.charWidth + 16}
+            height={20}
+            rx={10}
+          />
+          <text x={8} y={13}>
+            {`blocked: ${moment.blocked.reasonCode}`}
           </text>
         </g>
       )}

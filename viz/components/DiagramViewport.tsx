@@ -43,7 +43,7 @@ export function DiagramViewport({
     const bottom = (node.y + node.height) * scale;
     if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
       const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
-      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target, behavior: 'smooth' });
+      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target });
       else el.scrollTop = target; // jsdom
     }
   }, [moment.active, layout, scale]);

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { METRICS, type EdgeLayout, type Point } from '../layout/layoutGraph.js';
 import type { TransitionModel } from '../model/graphModel.js';
 
@@ -23,7 +24,7 @@ function routePath(points: readonly Point[], radius = 6): string {
 }
 
 /** One transition with a target: its route, arrowhead and `EVENT [guard]` label. */
-export function TransitionEdge({
+export const TransitionEdge = memo(function TransitionEdge({
   transition,
   layout,
   mark,
@@ -54,4 +55,4 @@ export function TransitionEdge({
       ))}
     </g>
   );
-}
+});

@@ -25,6 +25,7 @@ export function useAnalysis(
   useEffect(() => {
     if (!analyzer || !track) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let shown = 0;
     const run = () => {
       const entries = track.entries;
       const start = performance.now();
@@ -32,8 +33,13 @@ export function useAnalysis(
       while (analyzer.done < entries.length && performance.now() - start < SLICE_MS) {
         analyzer.push(entries, Math.min(entries.length, analyzer.done + 200));
       }
-      setDone(analyzer.done);
-      if (analyzer.done < entries.length) timer = setTimeout(run, 0);
+      // Re-render the page a few times a second while the replay runs, not after every slice.
+      const finished = analyzer.done >= entries.length;
+      if (finished || performance.now() - shown > 250) {
+        shown = performance.now();
+        setDone(analyzer.done);
+      }
+      if (!finished) timer = setTimeout(run, 0);
     };
     // The first slice runs now: a short recording is analysed before its first paint.
     run();

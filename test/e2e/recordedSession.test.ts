@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRecording } from '../../src/index.js';
+import {
+  ensureAppBuilt,
+  launchChromium,
+  newPage,
+  root,
+  screenshot,
+  startServe,
+  stopAll,
+  type Served,
+} from './helpers.js';
+
+const RECORDING = 'write-before-discovery.jsonl';
+const entries = parseRecording(readFileSync(join(root, 'recordings', RECORDING), 'utf8'));
+
+let browser: Browser;
+let served: Served;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  ensureAppBuilt();
+  [browser, served] = await Promise.all([launchChromium(), startServe(['--recordings', join(root, 'recordings')])]);
+  page = await newPage(browser, errors);
+  await page.goto(`${served.url}&mode=recordings`);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await stopAll();
+});
+
+describe('a shipped recording in the browser', () => {
+  it('should open from the server list and reach the recorded last state by stepping to the end', async () => {
+    await page.locator(`[data-recording="${RECORDING}"]`).click();
+    await expect.poll(() => page.getByTestId('timeline-row').count()).toBe(entries.length);
+    expect(await page.getByTestId('active-state').textContent()).toBe(entries[0]!.after);
+    const forward = page.getByTestId('step-forward');
+    for (let i = 1; i < entries.length; i++) await forward.click();
+    expect(await forward.isDisabled()).toBe(true);
+    expect(await page.getByTestId('active-state').textContent()).toBe(entries.at(-1)!.after);
+    await page.getByTestId('step-back').click();
+    expect(await page.getByTestId('active-state').textContent()).toBe(entries.at(-2)!.after);
+    expect(await page.locator('svg.diagram [data-state]').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.getByTestId('divergence').count()).toBe(0);
+    await screenshot(page, 'recording-end');
+  });
+
+  it('should show a blocked marker with its reason code at a blocked step, and only there', async () => {
+    const blocked = entries.findIndex((e) => e.decision === 'blocked');
+    expect(blocked).toBeGreaterThan(0);
+    await page.locator(`[data-testid="timeline-row"][data-index="${blocked}"]`).click();
+    const marker = page.getByTestId('blocked-marker');
+    await expect.poll(() => marker.count()).toBe(1);
+    expect(await marker.textContent()).toContain(entries[blocked]!.reasonCode!);
+    await page.keyboard.press('ArrowLeft');
+    const before = entries[blocked - 1]!;
+    expect(await marker.count()).toBe(before.decision === 'blocked' ? 1 : 0);
+    await page.keyboard.press('ArrowRight');
+    expect(await marker.count()).toBe(1);
+    await screenshot(page, 'recording-blocked');
+    expect(errors).toEqual([]);
+  });
+
+  it('should show a clear message for a bad file given to the file input, and keep working', async () => {
+    await page.getByTestId('open-recording').setInputFiles({
+      name: 'bad.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(`${JSON.stringify(entries[0])}\n{oops\n`),
+    });
+    const error = page.getByTestId('recording-error');
+    await expect.poll(() => error.count()).toBe(1);
+    expect(await error.textContent()).toContain('bad.jsonl, line 2');
+    expect(await page.getByTestId('timeline-row').count()).toBe(entries.length);
+    await screenshot(page, 'recording-bad-file');
+    expect(errors).toEqual([]);
+  });
+});
