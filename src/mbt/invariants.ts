@@ -119,7 +119,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I2',
     name: 'No second write before the first is verified',
     sentence:
-      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE) and one attempted in WRITING is blocked (WRITE_IN_FLIGHT); VERIFYING is left for READING only by completeVerification after evidence, or by resetKeepProgress.',
+      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE) and one attempted in WRITING is blocked (WRITE_IN_FLIGHT); VERIFYING is left only by completeVerification after evidence, by resetKeepProgress, or by reset.',
     check: (step) => {
       const state = stateOf(step.before);
       if (isWriteAttempt(step) && state === 'VERIFYING')
