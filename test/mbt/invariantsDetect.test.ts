@@ -1,0 +1,138 @@
+import { transition } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  initialContext,
+  invariantById,
+  invariants,
+  safetyMachine,
+  stepOf,
+  type SafetyContext,
+  type SafetyEvent,
+  type SafetySnapshotLike,
+  type Step,
+} from 'assistant-safety';
+
+/*
+ * Each invariant on its own: it flags a hand-made bad step, and it passes the
+ * step the shipped machine takes from the same snapshot on the same event.
+ */
+
+const at = 1_000;
+const ctx = (patch: Partial<SafetyContext> = {}): SafetyContext => ({ ...initialContext(), ...patch });
+const snap = (value: string, patch: Partial<SafetyContext> = {}): SafetySnapshotLike => ({
+  value,
+  context: ctx(patch),
+});
+const read = { kind: 'read' as const, tool: 'get_logs', startedAt: 0 };
+const write = { kind: 'write' as const, tool: 'restart_vm', startedAt: 0 };
+const verifying = { wroteThisEpisode: true, writeEpoch: 1, lastWriteTool: 'restart_vm', lastWriteAt: 0 };
+
+/** The step the shipped machine takes. */
+function real(before: SafetySnapshotLike, event: SafetyEvent): Step {
+  const snapshot = safetyMachine.resolveState({ value: before.value as never, context: before.context });
+  const [after] = transition(safetyMachine, snapshot, event);
+  return stepOf(before, event, after);
+}
+
+/** A bad step: the real one with its after snapshot (and decision) tampered with. */
+function bad(
+  before: SafetySnapshotLike,
+  event: SafetyEvent,
+  after: { value?: string; context?: Partial<SafetyContext>; decision?: Step['decision'] },
+): Step {
+  const good = real(before, event);
+  return {
+    ...good,
+    after: { value: after.value ?? good.after.value, context: { ...good.after.context, ...after.context } },
+    decision: after.decision !== undefined ? after.decision : good.decision,
+  };
+}
+
+const blockedBy = (before: SafetySnapshotLike, reasonCode: NonNullable<SafetyContext['lastBlock']>['reasonCode']) => ({
+  blockCount: before.context.blockCount + 1,
+  lastBlock: { reasonCode, tool: null, kind: null },
+});
+
+const cases: Array<[string, SafetySnapshotLike, SafetyEvent, Parameters<typeof bad>[2]]> = [
+  ['I1', snap('RESOLVING'), { type: 'CHECK_TOOL', kind: 'write', tool: 'restart_vm', at }, { decision: 'allowed' }],
+  [
+    'I2',
+    snap('VERIFYING', verifying),
+    { type: 'BEGIN_CALL', id: 'c1', kind: 'write', tool: 'restart_vm', at },
+    { decision: 'allowed' },
+  ],
+  [
+    'I3',
+    snap('WRITING', { calls: { w: { ...write, epoch: 0 } } }),
+    { type: 'CHECK_FINAL_ANSWER', at },
+    { decision: 'allowed' },
+  ],
+  [
+    'I4',
+    snap('VERIFYING', { ...verifying, consecutiveVerifyBlocks: 5 }),
+    { type: 'CHECK_TOOL', kind: 'write', tool: 'restart_vm', at },
+    { context: { consecutiveVerifyBlocks: 5 } },
+  ],
+  [
+    'I5',
+    snap('READING'),
+    { type: 'CHECK_TOOL', kind: 'read', tool: 'get_logs', at },
+    { decision: 'blocked', context: blockedBy(snap('READING'), 'NO_VALIDATED_TARGET') },
+  ],
+  [
+    'I6',
+    snap('READING'),
+    { type: 'TOOL_SUCCEEDED', kind: 'user_input', tool: 'ask_user', at },
+    { context: { lastReadTool: 'ask_user' } },
+  ],
+  [
+    'I7',
+    snap('VERIFYING', { ...verifying, calls: { r: { ...read, epoch: 0 } } }),
+    { type: 'TOOL_SUCCEEDED', id: 'r', at },
+    { context: { readAfterWrite: true } },
+  ],
+  ['I8', snap('VERIFYING', verifying), { type: 'RESET', at }, { context: { lastWriteTool: 'restart_vm' } }],
+  ['I9', snap('RESOLVING'), { type: 'TOOL_SUCCEEDED', kind: 'read', tool: 'get_logs', at }, { value: 'RESOLVING' }],
+  [
+    'I10',
+    snap('READING'),
+    { type: 'TOOL_SUCCEEDED', kind: 'write', tool: 'restart_vm', at },
+    { context: { writeEpoch: 0 } },
+  ],
+  ['I11', snap('READING'), { type: 'CHECK_TOOL', kind: 'write', tool: 'restart_vm', at }, { value: 'WRITING' }],
+  ['I12', snap('VERIFYING', verifying), { type: 'COMPLETE_VERIFICATION', at }, { value: 'READING' }],
+  ['I13', snap('VERIFYING', verifying), { type: 'TARGET_ESTABLISHED', at }, { value: 'READING' }],
+  [
+    'I14',
+    snap('READING'),
+    { type: 'CHECK_FINAL_ANSWER', at },
+    { decision: 'blocked', context: blockedBy(snap('READING'), 'FINAL_ANSWER_UNVERIFIED') },
+  ],
+  [
+    'I15',
+    snap('READING'),
+    { type: 'BEGIN_CALL', id: 'c1', kind: 'read', tool: 'get_logs', at },
+    { context: { calls: {} } },
+  ],
+  [
+    'I16',
+    snap('READING'),
+    { type: 'TRACK_RECOVERY', errorCode: 'E', tool: 'restart_vm', at },
+    { context: { pendingRecoveries: [] } },
+  ],
+  ['I17', snap('READING'), { type: 'CHECK_FINAL_ANSWER', at }, { context: { consecutiveVerifyBlocks: 1 } }],
+];
+
+describe('each invariant on its own', () => {
+  it('should have a case for every invariant', () => {
+    expect(cases.map(([id]) => id)).toEqual(invariants.map((i) => i.id));
+  });
+
+  it.each(cases)('%s should flag a bad step and pass the step the machine takes', (id, before, event, tamper) => {
+    const invariant = invariantById(id)!;
+    expect(invariant.check(real(before, event))).toBeNull();
+    const message = invariant.check(bad(before, event, tamper));
+    expect(message).toEqual(expect.any(String));
+    console.log(`${id}: ${message}`);
+  });
+});
