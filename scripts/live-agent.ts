@@ -23,6 +23,8 @@ const { values, positionals } = parseArgs({
     delay: { type: 'string', default: '300' },
     recording: { type: 'string' },
     name: { type: 'string', default: 'demo agent' },
+    /** Run the demo again and again (npm start), with fresh session ids each run. */
+    loop: { type: 'boolean', default: false },
   },
 });
 const url = positionals[0];
@@ -32,6 +34,7 @@ if (!url) {
 }
 const delayMs = Number(values.delay);
 const live: LiveRecorder[] = [];
+let run = 0;
 const liveRecorder = (): SessionRecorder => {
   const recorder = createLiveRecorder({
     url,
@@ -39,7 +42,10 @@ const liveRecorder = (): SessionRecorder => {
     onError: (e) => console.error(`live-agent: ${e.message} (still working; will retry)`),
   });
   live.push(recorder);
-  return recorder;
+  if (!values.loop) return recorder;
+  // Each run of the loop is a new session in the app, not more of the same one.
+  const suffix = `#${run}`;
+  return { record: (entry) => recorder.record({ ...entry, session: `${entry.session}${suffix}` }) };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -59,8 +65,14 @@ const demo = join(root, 'examples', 'demoAgent.ts');
 if (values.recording === undefined && existsSync(demo)) {
   const { runDemoAgent } = (await import(demo)) as typeof import('../examples/demoAgent.js');
   console.log('live-agent: running the demo agent');
-  const runs = await runDemoAgent({ delayMs, recorderFor: liveRecorder });
-  for (const run of runs) console.log(`live-agent: ${run.sessionId} ends in ${run.finalState}`);
+  do {
+    run += 1;
+    const runs = await runDemoAgent({ delayMs, recorderFor: liveRecorder });
+    for (const r of runs) console.log(`live-agent: ${r.sessionId} ends in ${r.finalState}`);
+    // One socket per session: close this run's before the next.
+    await Promise.all(live.splice(0).map((r) => r.close()));
+    if (values.loop) await sleep(5000);
+  } while (values.loop);
 } else {
   const dir = join(root, 'recordings');
   const shipped = existsSync(dir)

@@ -29,10 +29,14 @@ const port = process.env['PORT'] === undefined ? undefined : Number(process.env[
 const server = await serve(port === undefined ? {} : { port }, io);
 
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const agent = spawn(process.execPath, [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600'], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const agent = spawn(
+  process.execPath,
+  [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600', '--loop'],
+  {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 
 console.log('\nassistant-safety visualiser: open this URL in your browser (live sessions are streaming):');
 console.log(server.url);

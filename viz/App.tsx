@@ -68,12 +68,25 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   useEffect(() => {
     if (initialRecording && fromServer) recording.openFromServer(initialRecording);
   }, []);
-  // In live mode, follow the asked-for session, else the newest as soon as there is one.
+  // In live mode, follow the asked-for session, else the newest one, moving on to each new session
+  // as it appears, until the user picks one.
+  const [autoFollow, setAutoFollow] = useState(initialSession === undefined);
   useEffect(() => {
-    if (mode !== 'live' || live.followed) return;
-    const wanted = initialSession ? live.sessions.find((s) => s.id === initialSession) : live.sessions.at(-1);
-    if (wanted) live.follow(wanted.id);
-  }, [mode, live.sessions, live.followed]);
+    if (mode !== 'live') return;
+    if (autoFollow) {
+      const newest = live.sessions.at(-1);
+      if (newest && newest.id !== live.followed) live.follow(newest.id);
+    } else if (!live.followed && initialSession && live.sessions.some((s) => s.id === initialSession)) {
+      live.follow(initialSession);
+    }
+  }, [mode, live.sessions, live.followed, autoFollow]);
+  const pickSession = useCallback(
+    (id: string) => {
+      setAutoFollow(false);
+      live.follow(id);
+    },
+    [live.follow],
+  );
 
   const { send } = playback;
   const keys = useMemo(
@@ -161,7 +174,9 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
               sessions={live.sessions}
               followed={live.followed}
               error={live.error}
-              onFollow={live.follow}
+              onFollow={pickSession}
+              autoFollow={autoFollow}
+              onAutoFollow={setAutoFollow}
             />
           ) : (
             <p className="muted">Live sessions need the server: run `assistant-safety serve`.</p>

@@ -51,8 +51,9 @@ export function Diagram({
             viewBox="0 0 10 10"
             refX={9}
             refY={5}
-            markerWidth={7}
-            markerHeight={7}
+            markerUnits="userSpaceOnUse"
+            markerWidth={10}
+            markerHeight={10}
             orient="auto-start-reverse"
           >
             <path d="M0,0 L10,5 L0,10 z" className={`arrowhead arrowhead-${m}`} />

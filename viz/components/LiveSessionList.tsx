@@ -9,18 +9,27 @@ export function LiveSessionList({
   followed,
   error,
   onFollow,
+  autoFollow,
+  onAutoFollow,
 }: {
   status: LiveStatus;
   sessions: LiveSessionInfo[];
   followed: string | undefined;
   error: string | undefined;
   onFollow: (id: string) => void;
+  /** Follow each new session as it appears. */
+  autoFollow: boolean;
+  onAutoFollow: (on: boolean) => void;
 }) {
   return (
     <section className="source">
       <h2>Live sessions</h2>
       <p className="muted">hub: {status === 'open' ? 'connected' : status}</p>
       {error && <p className="error">{error}</p>}
+      <label className="auto-follow">
+        <input type="checkbox" checked={autoFollow} onChange={(e) => onAutoFollow(e.target.checked)} /> follow the
+        newest session
+      </label>
       {sessions.length === 0 && (
         <p className="muted">
           No live session yet. An agent streams one with <code>createLiveRecorder({'{ url }'})</code>.

@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { safetyMachineDefinition } from '../../src/index.js';
+import { App } from '../../viz/App.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** A fetch that answers the app's API like the server would. */
+function serverWith(machines: { file: string; json: unknown }[]) {
+  return vi.fn(async (path: string) => {
+    const body =
+      path === '/api/machines' ? { machines } : path === '/api/recordings' ? { recordings: [] } : { error: 'no' };
+    return new Response(JSON.stringify(body), { status: path.startsWith('/api/') ? 200 : 404 });
+  });
+}
+
+describe('machines', () => {
+  it('should draw every machine the server offers, the safety machine first, and switch between them', async () => {
+    const strict = structuredClone(safetyMachineDefinition) as Record<string, unknown>;
+    strict['id'] = 'strict-safety';
+    (strict['states'] as Record<string, { description: string }>)['READING']!.description = 'Reading, strictly.';
+    vi.stubGlobal(
+      'fetch',
+      serverWith([
+        { file: 'assistant-safety.json', json: safetyMachineDefinition },
+        { file: 'strict-safety.json', json: strict },
+      ]),
+    );
+    render(<App fromServer={true} initialMode="recordings" />);
+    const tabs = await screen.findAllByRole('button', { name: /safety$/ });
+    expect(tabs.map((t) => t.textContent)).toEqual(['assistant-safety', 'strict-safety']);
+    await waitFor(() =>
+      expect(document.querySelector('svg.diagram')?.getAttribute('aria-label')).toBe('statechart assistant-safety'),
+    );
+    fireEvent.click(tabs[1]!);
+    await waitFor(() =>
+      expect(document.querySelector('svg.diagram')?.getAttribute('aria-label')).toBe('statechart strict-safety'),
+    );
+    expect(document.querySelector('svg.diagram')!.textContent).toContain('Reading, strictly.');
+  });
+
+  it('should say what is wrong with a machine that does not validate instead of drawing nothing', async () => {
+    const broken = structuredClone(safetyMachineDefinition) as Record<string, unknown>;
+    broken['initial'] = 'NOWHERE';
+    vi.stubGlobal(
+      'fetch',
+      serverWith([
+        { file: 'assistant-safety.json', json: safetyMachineDefinition },
+        { file: 'broken.json', json: broken },
+      ]),
+    );
+    render(<App fromServer={true} initialMode="recordings" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'broken' }));
+    expect((await screen.findByText(/Machine broken.json is invalid/)).textContent).toContain(
+      'unknown state "NOWHERE"',
+    );
+    expect(screen.getByTestId('step-forward')).toBeTruthy();
+  });
+});
