@@ -124,7 +124,7 @@ export { CoverageTracker, resolveTransition, transitionsOf } from './mbt/coverag
 export type { Coverage, CoverageFigure, Resolution, TransitionInfo } from './mbt/coverage.js';
 export { movesFrom, moveToEvent, moveLabel, applyMove } from './mbt/Move.js';
 export type { Move, MoveResult } from './mbt/Move.js';
-export { shortestPlans, simplePlans, generatePlans } from './mbt/paths.js';
+export { shortestPlans, simplePlans, generatePlans, planFromLabels } from './mbt/paths.js';
 export type { PathPlan, PlanStep, StepExpectation, PathStrategy } from './mbt/paths.js';
 export { runPlan } from './mbt/runPlan.js';
 export type { PlanResult, ObservedStep } from './mbt/runPlan.js';

@@ -175,6 +175,33 @@ export function simplePlans(graph: MachineGraph, depth: number): PathPlan[] {
   return plans;
 }
 
+/**
+ * A plan from move labels, followed through the graph from the initial
+ * configuration of a session config: a scenario written by a person, checked
+ * against the graph, named like the generated ones.
+ *
+ * @throws {Error} naming the first label that is not a move of the configuration reached.
+ * @example
+ * planFromLabels(graph, ['onToolSuccess resolve', 'begin write', 'begin read', 'write ok', 'read ok (began before the write)', 'final answer']).name;
+ * // 'RESOLVING · onToolSuccess resolve · ... ⇒ VERIFYING, final answer refused (FINAL_ANSWER_UNVERIFIED)'
+ */
+export function planFromLabels(graph: MachineGraph, labels: string[], configIndex = 0): PathPlan {
+  const start = graph.initial[configIndex];
+  if (start === undefined) throw new Error(`no initial configuration #${configIndex}`);
+  const edges: GraphEdge[] = [];
+  let at = start;
+  for (const label of labels) {
+    const edge = (graph.outgoing.get(at) ?? []).map((i) => graph.edges[i]!).find((e) => e.label === label);
+    if (!edge) {
+      const possible = (graph.outgoing.get(at) ?? []).map((i) => graph.edges[i]!.label);
+      throw new Error(`"${label}" is not a move in ${at} (possible: ${possible.join(', ')})`);
+    }
+    edges.push(edge);
+    at = edge.to;
+  }
+  return planOf(graph, edges, 'shortest', start);
+}
+
 /** Plans by strategy. */
 export function generatePlans(graph: MachineGraph, strategy: PathStrategy, depth = 3): PathPlan[] {
   return strategy === 'shortest' ? shortestPlans(graph) : simplePlans(graph, depth);
