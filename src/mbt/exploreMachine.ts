@@ -157,6 +157,7 @@ export function exploreMachine(machine: SafetyMachine, options: ExploreOptions =
   for (const { config, adj } of adjacencies) {
     let first = true;
     for (const [key, value] of Object.entries(adj)) {
+      // getAdjacencyMap inserts the start snapshot first (keys are never integer-like, so order holds).
       if (first) initial.push(key);
       first = false;
       bySource.set(key, { snapshot: value.state as SafetySnapshotLike, config, transitions: value.transitions });
