@@ -40,16 +40,28 @@ describe('a 100,000-event recording', () => {
     });
     expect(await page.getByTestId('timeline-row').count()).toBeLessThan(80);
 
-    const stepMs = await page.evaluate(async () => {
-      const times: number[] = [];
-      for (let i = 0; i < 20; i++) {
-        const before = document.querySelector('.position')!.textContent;
+    // A step: from the click to the page showing the next position (DOM updated), then to the next frame.
+    const steps = await page.evaluate(async () => {
+      const updated: number[] = [];
+      const painted: number[] = [];
+      const position = document.querySelector('.position')!;
+      for (let i = 0; i < 21; i++) {
+        const changed = new Promise<number>((resolve) => {
+          const observer = new MutationObserver(() => {
+            observer.disconnect();
+            resolve(performance.now());
+          });
+          observer.observe(position, { childList: true, characterData: true, subtree: true });
+        });
         const start = performance.now();
         (document.querySelector('[data-testid="step-forward"]') as HTMLButtonElement).click();
-        while (document.querySelector('.position')!.textContent === before) await new Promise((r) => setTimeout(r, 0));
-        times.push(performance.now() - start);
+        updated.push((await changed) - start);
+        await new Promise((r) => requestAnimationFrame(r));
+        painted.push(performance.now() - start);
+        await new Promise((r) => setTimeout(r, 20));
       }
-      return times.sort((a, b) => a - b)[10]!;
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      return { updated: median(updated), painted: median(painted) };
     });
 
     await page.keyboard.press('End');
@@ -63,10 +75,11 @@ describe('a 100,000-event recording', () => {
       .toContain('no divergence');
     await screenshot(page, 'recording-100k');
     console.log(
-      `100,000-event recording: opened in ${Math.round(openMs)} ms, a step takes ${stepMs.toFixed(1)} ms (median)`,
+      `100,000-event recording: opened in ${Math.round(openMs)} ms; a step updates the page in ${steps.updated.toFixed(1)} ms and is painted within ${steps.painted.toFixed(1)} ms (medians, replay running)`,
     );
-    expect(openMs).toBeLessThan(10_000);
-    expect(stepMs).toBeLessThan(100);
+    // Generous bounds: this machine is shared; the figures above are what to read.
+    expect(openMs).toBeLessThan(15_000);
+    expect(steps.updated).toBeLessThan(50);
     expect(errors).toEqual([]);
   }, 180_000);
 });
