@@ -65,6 +65,35 @@ describe('a shipped recording in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it('should play to the end at the chosen speed', async () => {
+    await page.locator('[data-recording="' + RECORDING + '"]').click();
+    await page.getByTestId('step-back').waitFor();
+    await page.keyboard.press('Home');
+    await page.locator('.playback select').selectOption('64');
+    await page.getByRole('button', { name: /play/ }).click();
+    await expect.poll(() => page.locator('.position').textContent()).toBe(`${entries.length} / ${entries.length}`);
+    expect(await page.getByTestId('active-state').textContent()).toBe(entries.at(-1)!.after);
+    expect(await page.getByRole('button', { name: /play/ }).isDisabled()).toBe(true);
+  });
+
+  it('should flag the rows where a recording diverges from the current machine', async () => {
+    const tampered = entries.map((e, i) =>
+      e.decision === 'blocked' && i === entries.findIndex((x) => x.decision === 'blocked')
+        ? { ...e, decision: 'allowed', reasonCode: undefined }
+        : e,
+    );
+    await page.getByTestId('open-recording').setInputFiles({
+      name: 'tampered.jsonl',
+      mimeType: 'application/x-ndjson',
+      buffer: Buffer.from(tampered.map((e) => JSON.stringify(e)).join('\n') + '\n'),
+    });
+    await expect.poll(() => page.getByTestId('divergence').count()).toBe(1);
+    expect(await page.getByTestId('divergence').getAttribute('title')).toContain(
+      'decision: recorded "allowed", now "blocked"',
+    );
+    await screenshot(page, 'recording-divergence');
+  });
+
   it('should show a clear message for a bad file given to the file input, and keep working', async () => {
     await page.getByTestId('open-recording').setInputFiles({
       name: 'bad.jsonl',

@@ -24,6 +24,14 @@ describe('recording loading', () => {
     expect(screen.getByTestId('recording-status').textContent).toContain('good.jsonl: 11 events');
   });
 
+  it('should open a recording dropped on the page', async () => {
+    render(<App fromServer={false} />);
+    const file = new File([toJSONL(blockedRecording())], 'dropped.jsonl');
+    fireEvent.drop(document.querySelector('.dropzone')!, { dataTransfer: { files: [file] } });
+    await waitFor(() => expect(screen.getAllByTestId('timeline-row')).toHaveLength(11));
+    expect(screen.getByTestId('recording-status').textContent).toContain('dropped.jsonl');
+  });
+
   it('should say which line is bad, and keep the page working, for a file that is not a recording', async () => {
     render(<App fromServer={false} />);
     const lines = toJSONL(blockedRecording()).split('\n');
