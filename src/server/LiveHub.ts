@@ -16,9 +16,16 @@ export interface LiveHubLimits {
   maxEntriesPerSession: number;
   /** Agents remembered for de-duplication. Default 1,000. */
   maxAgents: number;
+  /** Entries kept across all sessions; the least recently active sessions lose theirs first. Default 1,000,000. */
+  maxTotalEntries: number;
 }
 
-export const DEFAULT_HUB_LIMITS: LiveHubLimits = { maxSessions: 200, maxEntriesPerSession: 100_000, maxAgents: 1000 };
+export const DEFAULT_HUB_LIMITS: LiveHubLimits = {
+  maxSessions: 200,
+  maxEntriesPerSession: 100_000,
+  maxAgents: 1000,
+  maxTotalEntries: 1_000_000,
+};
 
 interface HubSession {
   id: string;
@@ -39,6 +46,7 @@ export class LiveHub {
   private readonly peers = new Map<WebSocket, Peer>();
   private listTimer: ReturnType<typeof setTimeout> | undefined;
   private clock = 0;
+  private total = 0;
 
   constructor(private readonly limits: LiveHubLimits = DEFAULT_HUB_LIMITS) {}
 
@@ -177,10 +185,19 @@ export class LiveHub {
     session.sockets.add(ws);
     session.touched = ++this.clock;
     session.entries.push(entry);
+    this.total += 1;
     if (session.entries.length > this.limits.maxEntriesPerSession) {
       // Drop a tenth at once: one splice per many entries, not one per entry.
-      session.entries.splice(0, Math.max(1, Math.floor(this.limits.maxEntriesPerSession / 10)));
-      session.truncated = true;
+      this.truncate(session, Math.max(1, Math.floor(this.limits.maxEntriesPerSession / 10)));
+    }
+    while (this.total > this.limits.maxTotalEntries) {
+      const oldest = [...this.sessions.values()]
+        .filter((s) => s.entries.length > 0)
+        .sort((a, b) => (a.sockets.size > 0 ? 1 : 0) - (b.sockets.size > 0 ? 1 : 0) || a.touched - b.touched)[0]!;
+      this.truncate(
+        oldest,
+        Math.max(1, Math.ceil(oldest.entries.length / 10), this.total - this.limits.maxTotalEntries),
+      );
     }
     this.scheduleList();
   }
@@ -193,6 +210,12 @@ export class LiveHub {
     }
   }
 
+  private truncate(session: HubSession, count: number): void {
+    const dropped = session.entries.splice(0, count).length;
+    this.total -= dropped;
+    session.truncated = true;
+  }
+
   private evictSessions(): void {
     while (this.sessions.size > this.limits.maxSessions) {
       const all = [...this.sessions.values()];
@@ -200,6 +223,7 @@ export class LiveHub {
         all.filter((s) => s.sockets.size === 0).sort((a, b) => a.touched - b.touched)[0] ??
         all.sort((a, b) => a.touched - b.touched)[0]!;
       this.sessions.delete(victim.id);
+      this.total -= victim.entries.length;
     }
   }
 

@@ -80,4 +80,17 @@ describe('live hub', () => {
     expect(server.hub.list().length).toBe(3);
     await live.close();
   });
+
+  it('should keep at most the configured number of entries across sessions, dropping the least recent first', async () => {
+    server = await startTestServer({ hubLimits: { maxTotalEntries: 100 } });
+    const live = createLiveRecorder({ url: server.url });
+    drive(createSafetySession({ id: 'first', recorder: live }), 40);
+    drive(createSafetySession({ id: 'second', recorder: live }), 40);
+    await until(() => live.pending === 0);
+    const sizes = server.hub.list().map((s) => [s.id, s.events, s.truncated]);
+    expect(sizes.reduce((n, [, events]) => n + (events as number), 0)).toBeLessThanOrEqual(100);
+    expect(sizes).toContainEqual(['second', 81, false]);
+    expect(sizes.find(([id]) => id === 'first')?.[2]).toBe(true);
+    await live.close();
+  });
 });
