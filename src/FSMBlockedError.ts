@@ -87,11 +87,16 @@ export class FSMBlockedError extends Error {
 
   constructor(init: FSMBlockedInit) {
     const reason = reasonFor(init);
+    // A block is a value returned by a check, not a fault: capturing a stack trace would cost more than
+    // the whole decision (it showed as the top cost of blocked calls in the gate profile).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(
       init.toolName !== undefined
         ? `FSM blocked tool '${init.toolName}' (${init.toolKind}) in state ${init.state}: ${reason}`
         : `FSM blocked in state ${init.state}: ${reason}`,
     );
+    Error.stackTraceLimit = limit;
     this.name = 'FSMBlockedError';
     this.state = init.state;
     if (init.toolName !== undefined) this.toolName = init.toolName;
