@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
+import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { APP_MODES, type AppMode } from './machines/appModeMachine.js';
 import { pageToken } from './model/api.js';
 import './styles.css';
@@ -19,11 +20,13 @@ const initialMode: AppMode = APP_MODES.includes(asked as AppMode)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App
-      fromServer={fromServer}
-      initialMode={initialMode}
-      {...(params.get('recording') && { initialRecording: params.get('recording')! })}
-      {...(params.get('session') && { initialSession: params.get('session')! })}
-    />
+    <ErrorBoundary>
+      <App
+        fromServer={fromServer}
+        initialMode={initialMode}
+        {...(params.get('recording') && { initialRecording: params.get('recording')! })}
+        {...(params.get('session') && { initialSession: params.get('session')! })}
+      />
+    </ErrorBoundary>
   </StrictMode>,
 );
