@@ -16,7 +16,9 @@ import { formatTable } from '../../bench/formatTable.js';
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const withApp = existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+// The app suite needs Chromium and a built app; the smoke run never rebuilds it (other tests may be reading dist/viz).
+const withApp =
+  existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') && existsSync(join(ROOT, 'dist', 'viz', 'index.html'));
 const SUITES = ['gate', 'atRest', 'replay', 'graph', ...(withApp ? ['app'] : [])];
 
 let dir: string;
@@ -30,7 +32,7 @@ beforeAll(async () => {
     execFile(
       process.execPath,
       ['--expose-gc', '--import', 'tsx', 'bench/run.ts', '--tiny', '--only', SUITES.join(','), '--out', out],
-      { cwd: ROOT, timeout: 240_000, maxBuffer: 4 << 20 },
+      { cwd: ROOT, timeout: 240_000, maxBuffer: 4 << 20, env: { ...process.env, BENCH_APP_BUILD: 'never' } },
       (error, stdout, stderr) =>
         error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
     ),
