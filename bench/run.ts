@@ -10,7 +10,8 @@ import { FULL_SIZES, SUITES, TINY_SIZES, type SuiteId } from './suites.js';
  * npm run bench [-- --tiny] [-- --only gate,replay] [-- --out FILE]
  *
  * Runs every suite, prints one table and writes bench/results.json (the same
- * figures, the sizes and the machine). Exit code 1 if a suite failed.
+ * figures, the sizes and the machine; full runs only, else --out FILE).
+ * Exit code 1 if a suite failed, 2 for bad arguments.
  */
 
 const { values } = parseArgs({
@@ -31,7 +32,8 @@ if (unknown?.length) {
   console.error(`bench: unknown suite ${unknown.join(', ')}; the suites are ${ids.join(', ')}`);
   process.exit(2);
 }
-const out = values.out ?? (values.tiny ? undefined : new URL('./results.json', import.meta.url).pathname);
+// bench/results.json holds full runs only: a tiny or partial run writes where --out says, or nowhere.
+const out = values.out ?? (values.tiny || only ? undefined : new URL('./results.json', import.meta.url).pathname);
 
 const results = await runBench(values.tiny ? TINY_SIZES : FULL_SIZES, {
   ...(only && { only }),
