@@ -133,3 +133,32 @@ export type { WalkCommand, WalkResult } from './mbt/monitorWalk.js';
 export { generateMutants, tryMutant, runMutants } from './mbt/mutate.js';
 export type { Mutant, MutantResult, MutationReport, MutationOperator } from './mbt/mutate.js';
 export { EQUIVALENT_MUTANTS } from './mbt/equivalentMutants.js';
+
+// exports and editing: the machine as Mermaid and SCXML; edits as data; safe, versioned saves
+export { toMermaid } from './export/toMermaid.js';
+export { toScxml, SCXML_ACTION_NAMESPACE } from './export/toScxml.js';
+export { applyMachineEdit, MachineEdit, MachineEditError, TransitionRef } from './editor/MachineEdit.js';
+export type { EditorDocument } from './editor/MachineEdit.js';
+export {
+  createEditHistory,
+  commitEdit,
+  undoEdit,
+  redoEdit,
+  canUndo,
+  canRedo,
+  HISTORY_LIMIT,
+} from './editor/EditHistory.js';
+export type { EditHistory } from './editor/EditHistory.js';
+export { MachineLayout, NodePosition, emptyLayout } from './editor/MachineLayout.js';
+export { lineDiff, diffChanges } from './editor/lineDiff.js';
+export type { DiffLine } from './editor/lineDiff.js';
+export {
+  listMachineFiles,
+  readMachineFile,
+  saveMachineFile,
+  contentVersion,
+  writeFileAtomic,
+  MachineFileError,
+  MACHINE_NAME,
+} from './editor/machineFiles.js';
+export type { MachineFile, SaveMachineRequest, SaveMachineResult, SaveErrorCode } from './editor/machineFiles.js';
