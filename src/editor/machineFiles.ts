@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageRoot } from '../cli/packageRoot.js';
 import { safeParseMachineDefinition, type MachineDefinition } from '../MachineDefinition.js';
 import { MachineLayout } from './MachineLayout.js';
 
@@ -110,7 +111,11 @@ export async function formatMachineJson(value: unknown, filePath: string): Promi
   const plain = JSON.stringify(value, null, 2) + '\n';
   try {
     const prettier = await import('prettier');
-    const options = (await prettier.resolveConfig(filePath)) ?? {};
+    // A machines folder outside the repository (a copy, `serve --machines DIR`) gets the package's own style.
+    const options =
+      (await prettier.resolveConfig(filePath)) ??
+      (await prettier.resolveConfig(join(packageRoot(), 'machines', 'x.json'))) ??
+      {};
     // From compact JSON Prettier breaks only what does not fit: the same layout for the same machine.
     return await prettier.format(compact, { ...options, filepath: filePath });
   } catch {
@@ -128,6 +133,8 @@ export interface SaveMachineRequest {
 
 export interface SaveMachineResult {
   version: string;
+  /** The text written. */
+  text: string;
   layoutVersion: string;
   definition: MachineDefinition;
 }
@@ -179,5 +186,5 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
     layoutText = await formatMachineJson(layout, layoutPath(dir, request.name));
     writeFileAtomic(layoutPath(dir, request.name), layoutText);
   }
-  return { version: contentVersion(text), layoutVersion: contentVersion(layoutText), definition: parsed.data };
+  return { version: contentVersion(text), text, layoutVersion: contentVersion(layoutText), definition: parsed.data };
 }

@@ -7,6 +7,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { LIVE_PATH, RECORDING_NAME, TOKEN_HEADER, type RecordingFileInfo } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
+import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
@@ -168,6 +169,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     const refused = refusal(req, url);
     if (refused) return fail(res, refused[0], refused[1]);
+    // The editor's machine endpoints: read, preview a save, save (PUT).
+    if (url.pathname.startsWith(MACHINE_ROUTE)) {
+      return handleMachineRoute(req, res, url.pathname, options.machinesDir);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return fail(res, 405, 'only GET and HEAD');

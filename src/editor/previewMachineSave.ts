@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { safeParseMachineDefinition } from '../MachineDefinition.js';
+import type { SavePreviewResponse } from './MachineFileApi.js';
+import { MachineLayout } from './MachineLayout.js';
+import {
+  contentVersion,
+  formatMachineJson,
+  MACHINE_NAME,
+  MachineFileError,
+  type SaveMachineRequest,
+} from './machineFiles.js';
+
+const readIfExists = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+
+/**
+ * What {@link saveMachineFile} would write, beside what is on disk now, so the
+ * editor can show the diff before saving. Writes nothing.
+ *
+ * @throws {MachineFileError} `INVALID_NAME`, `INVALID_MACHINE` (with the issues), `INVALID_LAYOUT`.
+ * @example
+ * const p = await previewMachineSave('machines', { name: 'assistant-safety', definition, baseVersion });
+ * lineDiff(p.currentText ?? '', p.proposedText);
+ */
+export async function previewMachineSave(dir: string, request: SaveMachineRequest): Promise<SavePreviewResponse> {
+  if (!MACHINE_NAME.test(request.name)) {
+    throw new MachineFileError('INVALID_NAME', `invalid machine name ${JSON.stringify(request.name)}`);
+  }
+  const parsed = safeParseMachineDefinition(request.definition);
+  if (!parsed.success) throw new MachineFileError('INVALID_MACHINE', parsed.error.message, parsed.error.issues);
+  const path = join(dir, `${request.name}.json`);
+  const layoutPath = join(dir, `${request.name}.layout.json`);
+  let proposedLayoutText: string | null = null;
+  if (request.layout !== undefined) {
+    const layout = MachineLayout.safeParse(request.layout);
+    if (!layout.success) {
+      throw new MachineFileError(
+        'INVALID_LAYOUT',
+        `invalid layout: ${layout.error.issues.map((i) => i.message).join('; ')}`,
+      );
+    }
+    proposedLayoutText = await formatMachineJson(layout.data, layoutPath);
+  }
+  const currentText = readIfExists(path) ?? null;
+  const currentVersion = contentVersion(currentText ?? undefined);
+  return {
+    currentText,
+    currentVersion,
+    proposedText: await formatMachineJson(parsed.data, path),
+    currentLayoutText: readIfExists(layoutPath) ?? null,
+    proposedLayoutText,
+    conflict: currentVersion !== request.baseVersion,
+  };
+}

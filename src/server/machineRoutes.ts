@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MachineFileError, readMachineFile, saveMachineFile } from '../editor/machineFiles.js';
+import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
+import { previewMachineSave } from '../editor/previewMachineSave.js';
+
+/*
+ * The editor's machine endpoints (wire format in src/editor/MachineFileApi.ts).
+ * The caller (startServer) has already checked the token, Host and Origin.
+ * Writes go through saveMachineFile: only at the version the editor loaded,
+ * only a well-formed machine, atomically (a temporary file, then a rename).
+ */
+
+/** The path prefix these routes answer. */
+export const MACHINE_ROUTE = '/api/machines/';
+
+/** A request body larger than this is refused (a machine is a few KB). */
+export const MAX_BODY_BYTES = 1 << 20;
+
+const STATUS: Record<MachineApiError['code'], number> = {
+  BAD_REQUEST: 400,
+  INVALID_NAME: 400,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_MACHINE: 422,
+  INVALID_LAYOUT: 422,
+};
+
+function reply(res: ServerResponse, status: number, value: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(value));
+}
+
+function refuse(res: ServerResponse, error: MachineApiError) {
+  reply(res, STATUS[error.code], error);
+}
+
+class BadRequest extends Error {}
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) throw new BadRequest('the body must be application/json');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BadRequest(`the body is larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch (e) {
+    throw new BadRequest(`the body is not JSON: ${(e as Error).message}`);
+  }
+}
+
+function fromFileError(e: MachineFileError): MachineApiError {
+  const issues = e.code === 'INVALID_MACHINE' && Array.isArray(e.details) ? e.details : undefined;
+  return { error: e.message, code: e.code, ...(issues && { issues }) };
+}
+
+/**
+ * Answers `GET /api/machines/:name`, `POST /api/machines/:name/preview` and
+ * `PUT /api/machines/:name` for the machines of `machinesDir`.
+ *
+ * @example
+ * if (url.pathname.startsWith(MACHINE_ROUTE)) return handleMachineRoute(req, res, url.pathname, machinesDir);
+ */
+export async function handleMachineRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  machinesDir: string,
+): Promise<void> {
+  let rest: string;
+  try {
+    rest = decodeURIComponent(pathname.slice(MACHINE_ROUTE.length));
+  } catch {
+    return refuse(res, { code: 'INVALID_NAME', error: 'bad machine name' });
+  }
+  const preview = rest.endsWith('/preview');
+  const name = preview ? rest.slice(0, -'/preview'.length) : rest;
+  const method = req.method ?? 'GET';
+  const allowed = preview ? ['POST'] : ['GET', 'HEAD', 'PUT'];
+  if (!allowed.includes(method)) {
+    res.setHeader('allow', allowed.join(', '));
+    return reply(res, 405, { error: `only ${allowed.join(', ')}`, code: 'BAD_REQUEST' });
+  }
+  try {
+    if (method === 'GET' || method === 'HEAD') {
+      const file = readMachineFile(machinesDir, name);
+      return reply(res, 200, { ...file, json: file.json ?? null });
+    }
+    const body = SaveMachineBody.safeParse(await readJsonBody(req));
+    if (!body.success) {
+      const first = body.error.issues[0]!;
+      return refuse(res, {
+        code: 'BAD_REQUEST',
+        error: `bad request body: ${first.path.join('.') || '(root)'}: ${first.message}`,
+      });
+    }
+    const request = {
+      name,
+      definition: body.data.definition,
+      baseVersion: body.data.baseVersion,
+      ...(body.data.layout !== undefined && { layout: body.data.layout }),
+    };
+    if (preview) return reply(res, 200, await previewMachineSave(machinesDir, request));
+    const saved = await saveMachineFile(machinesDir, request);
+    return reply(res, 200, { version: saved.version, layoutVersion: saved.layoutVersion, text: saved.text });
+  } catch (e) {
+    if (e instanceof MachineFileError) return refuse(res, fromFileError(e));
+    if (e instanceof BadRequest) return refuse(res, { code: 'BAD_REQUEST', error: e.message });
+    throw e;
+  }
+}
