@@ -4,13 +4,15 @@ import { RecordingParseError, parseRecording, replayRecording } from '../recordi
 import type { RecordingEntry } from '../RecordingEntry.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
+import { defaultMachinePath } from './packageRoot.js';
 
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a recording against the machine and list divergences',
   usage: `assistant-safety replay FILE [--machine FILE] [--json]
 
-Replays a JSON Lines recording through the current machine (or --machine) and
+Replays a JSON Lines recording through machines/assistant-safety.json as it is
+now (or --machine FILE) and
 prints a summary and every divergence: where the recorded decision, state or
 context differs from what the machine does now.
 
@@ -30,7 +32,8 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
       io.err(`replay: cannot read ${file}: ${(e as Error).message}`);
       return 2;
     }
-    const machine = values.machine ? loadMachineFile(values.machine, io) : undefined;
+    // The machine file is read now, not the copy built into dist/: an edited machine needs no rebuild.
+    const machine = loadMachineFile(values.machine ?? defaultMachinePath(), io);
     if (machine === null) return 2;
 
     let entries: RecordingEntry[];
@@ -44,7 +47,7 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
       }
       throw e;
     }
-    const result = replayRecording(entries, machine ? { machine } : {});
+    const result = replayRecording(entries, { machine });
     if (values.json) {
       io.out(JSON.stringify({ file, entries: entries.length, tornLine: torn ?? null, ...result }, null, 2));
     } else {
