@@ -17,6 +17,7 @@ import { usePlayback } from './hooks/usePlayback.js';
 import { usePlayground } from './hooks/usePlayground.js';
 import { useRecording } from './hooks/useRecording.js';
 import { useTrack } from './hooks/useTrack.js';
+import { MachineEditor } from './editor/MachineEditor.js';
 import { APP_MODES, appModeMachine, type AppMode } from './machines/appModeMachine.js';
 import { createTrackStore } from './model/Track.js';
 
@@ -30,7 +31,12 @@ export interface AppProps {
   initialSession?: string;
 }
 
-const MODE_LABELS: Record<AppMode, string> = { live: 'Live', recordings: 'Recordings', playground: 'Playground' };
+const MODE_LABELS: Record<AppMode, string> = {
+  live: 'Live',
+  recordings: 'Recordings',
+  playground: 'Playground',
+  edit: 'Edit',
+};
 
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
@@ -120,7 +126,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   }, [track, version > 0]);
 
   return (
-    <div className="app">
+    <div className={mode === 'edit' ? 'app app-edit' : 'app'}>
       <header className="topbar">
         <h1>assistant-safety</h1>
         <nav className="modes" aria-label="mode">
@@ -130,6 +136,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
               type="button"
               className={m === mode ? 'selected' : ''}
               data-mode={m}
+              data-testid={m === 'edit' ? 'edit-mode' : undefined}
               onClick={() => sendMode({ type: 'SHOW', mode: m })}
             >
               {MODE_LABELS[m]}
@@ -156,87 +163,93 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
         </div>
       </header>
 
-      <aside className="left">
-        {mode === 'recordings' && (
-          <RecordingSource
-            list={recording.list}
-            listError={fromServer ? recording.listError : undefined}
-            status={recording.status}
-            current={track?.source === 'recording' ? track.title : undefined}
-            onOpenServer={recording.openFromServer}
-            onOpenFile={recording.openFile}
-          />
-        )}
-        {mode === 'live' &&
-          (fromServer ? (
-            <LiveSessionList
-              status={live.status}
-              sessions={live.sessions}
-              followed={live.followed}
-              error={live.error}
-              onFollow={pickSession}
-              autoFollow={autoFollow}
-              onAutoFollow={setAutoFollow}
+      {mode === 'edit' ? (
+        <MachineEditor file={machine?.file} fromServer={fromServer} />
+      ) : (
+        <>
+          <aside className="left">
+            {mode === 'recordings' && (
+              <RecordingSource
+                list={recording.list}
+                listError={fromServer ? recording.listError : undefined}
+                status={recording.status}
+                current={track?.source === 'recording' ? track.title : undefined}
+                onOpenServer={recording.openFromServer}
+                onOpenFile={recording.openFile}
+              />
+            )}
+            {mode === 'live' &&
+              (fromServer ? (
+                <LiveSessionList
+                  status={live.status}
+                  sessions={live.sessions}
+                  followed={live.followed}
+                  error={live.error}
+                  onFollow={pickSession}
+                  autoFollow={autoFollow}
+                  onAutoFollow={setAutoFollow}
+                />
+              ) : (
+                <p className="muted">Live sessions need the server: run `assistant-safety serve`.</p>
+              ))}
+            {mode === 'playground' && (
+              <PlaygroundControls
+                session={playground.session}
+                message={playground.message}
+                call={playground.call}
+                newCallId={playground.newCallId}
+                onRestart={playground.restart}
+                onSave={() => download(`${playground.session?.id ?? 'playground'}.jsonl`, playground.toJSONL())}
+              />
+            )}
+          </aside>
+
+          <main className="center">
+            <div className="diagram-wrap">
+              {!machine?.ok && machine && (
+                <p className="error">
+                  Machine {machine.file} is invalid: {machine.error}
+                </p>
+              )}
+              {layoutError && <p className="error">{layoutError}</p>}
+              {graph && layout && <DiagramViewport model={graph} layout={layout} moment={moment} />}
+              {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
+            </div>
+            <div className="track-bar">
+              <span className="track-title">{track ? track.title : 'Nothing open'}</span>
+              {track?.warning && <span className="warning">{track.warning}</span>}
+              {analyzer && (
+                <span className="analysis muted" data-testid="analysis-status">
+                  {done < entries.length
+                    ? `replaying against ${machine?.file}: ${Math.floor((100 * done) / Math.max(1, entries.length))}%`
+                    : `replayed against ${machine?.file}: ${analyzer.divergences.length === 0 ? 'no divergence' : `${analyzer.divergences.length} divergence(s)`}`}
+                </span>
+              )}
+            </div>
+            <PlaybackControls
+              cursor={cursor}
+              length={entries.length}
+              playing={playback.playing}
+              speed={playback.speed}
+              send={send}
             />
-          ) : (
-            <p className="muted">Live sessions need the server: run `assistant-safety serve`.</p>
-          ))}
-        {mode === 'playground' && (
-          <PlaygroundControls
-            session={playground.session}
-            message={playground.message}
-            call={playground.call}
-            newCallId={playground.newCallId}
-            onRestart={playground.restart}
-            onSave={() => download(`${playground.session?.id ?? 'playground'}.jsonl`, playground.toJSONL())}
+            <Timeline
+              entries={entries}
+              version={version}
+              cursor={cursor}
+              onSelect={(index) => send({ type: 'SEEK', index })}
+              divergencesAt={divergencesAt}
+              showSession={sessionsInTrack > 1}
+            />
+          </main>
+
+          <ContextPanel
+            entry={entry}
+            recoveries={entry && analyzer ? analyzer.recoveriesAt(cursor, entry.at) : undefined}
+            recoveryTtlMs={detail?.context?.config.recoveryTtlMs}
           />
-        )}
-      </aside>
-
-      <main className="center">
-        <div className="diagram-wrap">
-          {!machine?.ok && machine && (
-            <p className="error">
-              Machine {machine.file} is invalid: {machine.error}
-            </p>
-          )}
-          {layoutError && <p className="error">{layoutError}</p>}
-          {graph && layout && <DiagramViewport model={graph} layout={layout} moment={moment} />}
-          {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
-        </div>
-        <div className="track-bar">
-          <span className="track-title">{track ? track.title : 'Nothing open'}</span>
-          {track?.warning && <span className="warning">{track.warning}</span>}
-          {analyzer && (
-            <span className="analysis muted" data-testid="analysis-status">
-              {done < entries.length
-                ? `replaying against ${machine?.file}: ${Math.floor((100 * done) / Math.max(1, entries.length))}%`
-                : `replayed against ${machine?.file}: ${analyzer.divergences.length === 0 ? 'no divergence' : `${analyzer.divergences.length} divergence(s)`}`}
-            </span>
-          )}
-        </div>
-        <PlaybackControls
-          cursor={cursor}
-          length={entries.length}
-          playing={playback.playing}
-          speed={playback.speed}
-          send={send}
-        />
-        <Timeline
-          entries={entries}
-          version={version}
-          cursor={cursor}
-          onSelect={(index) => send({ type: 'SEEK', index })}
-          divergencesAt={divergencesAt}
-          showSession={sessionsInTrack > 1}
-        />
-      </main>
-
-      <ContextPanel
-        entry={entry}
-        recoveries={entry && analyzer ? analyzer.recoveriesAt(cursor, entry.at) : undefined}
-        recoveryTtlMs={detail?.context?.config.recoveryTtlMs}
-      />
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,246 @@
+import { useCallback, useEffect, useMemo, useReducer } from 'react';
+import { emptyLayout } from '../../src/editor/MachineLayout.js';
+import type { MachineEdit } from '../../src/editor/MachineEdit.js';
+import type { MachineFileResponse } from '../../src/editor/MachineFileApi.js';
+import type { NodePosition } from '../../src/editor/MachineLayout.js';
+import { safeParseMachineDefinition, type MachineDefinition } from '../../src/MachineDefinition.js';
+import { ANY_STATE, buildGraphModel } from '../model/graphModel.js';
+import { EditableDiagram } from './components/EditableDiagram.js';
+import { EditToolbar } from './components/EditToolbar.js';
+import { ExportButtons } from './components/ExportButtons.js';
+import { InvariantReport } from './components/InvariantReport.js';
+import { ReplayImpact } from './components/ReplayImpact.js';
+import { SaveDialog } from './components/SaveDialog.js';
+import { StateInspector } from './components/StateInspector.js';
+import { TransitionInspector } from './components/TransitionInspector.js';
+import { ValidationIssues } from './components/ValidationIssues.js';
+import { useEditorLayout } from './hooks/useEditorLayout.js';
+import { useMachineCheck } from './hooks/useMachineCheck.js';
+import { useMachineFile } from './hooks/useMachineFile.js';
+import { useReplayImpact } from './hooks/useReplayImpact.js';
+import { useSaveFlow } from './hooks/useSaveFlow.js';
+import { canRedo, canUndo, createEditorState, editorReducer, isDirty } from './model/editorReducer.js';
+import { transitionRefOf } from './model/transitionRefOf.js';
+import './editor.css';
+
+/**
+ * The edit mode: one machine of `machines/` loaded from the server, edited
+ * as data with undo/redo, validated and checked against every invariant
+ * after each edit, and saved back through the server after a diff.
+ * Renders the app's three areas (left, center, right).
+ */
+export function MachineEditor({ file, fromServer }: { file: string | undefined; fromServer: boolean }) {
+  const name = file?.replace(/\.json$/, '');
+  const loaded = useMachineFile(fromServer ? name : undefined);
+  if (!fromServer || !name) {
+    return (
+      <main className="center edit-empty">
+        <p className="muted">
+          Editing needs the server, which reads and writes <code>machines/</code>: run{' '}
+          <code>npx assistant-safety serve</code> and open the URL it prints.
+        </p>
+      </main>
+    );
+  }
+  if (loaded.error) {
+    return (
+      <main className="center edit-empty">
+        <p className="error">
+          Cannot load machines/{name}.json: {loaded.error}
+        </p>
+      </main>
+    );
+  }
+  if (!loaded.file) {
+    return (
+      <main className="center edit-empty">
+        <p className="muted">Loading machines/{name}.json…</p>
+      </main>
+    );
+  }
+  const parsed = safeParseMachineDefinition(loaded.file.json);
+  if (!parsed.success) {
+    return (
+      <main className="center edit-empty">
+        <p className="error">machines/{name}.json does not load, so it cannot be edited here; fix it by hand first.</p>
+        <ValidationIssues issues={parsed.error.issues} />
+      </main>
+    );
+  }
+  return (
+    <EditorSession
+      key={`${name}:${loaded.loads}`}
+      name={name}
+      file={loaded.file}
+      definition={parsed.data}
+      onReload={loaded.reload}
+    />
+  );
+}
+
+function EditorSession({
+  name,
+  file,
+  definition,
+  onReload,
+}: {
+  name: string;
+  file: MachineFileResponse;
+  definition: MachineDefinition;
+  onReload(): void;
+}) {
+  const [state, dispatch] = useReducer(editorReducer, undefined, () =>
+    createEditorState(name, {
+      text: file.text,
+      version: file.version,
+      layoutVersion: file.layoutVersion,
+      document: { definition, layout: file.layout ?? emptyLayout() },
+    }),
+  );
+  const doc = state.history.present;
+  const model = useMemo(() => buildGraphModel(doc.definition), [doc.definition]);
+  const { auto, error: layoutError } = useEditorLayout(model, doc.layout.nodes);
+  const validation = useMemo(() => safeParseMachineDefinition(doc.definition), [doc.definition]);
+  const { check, checking, error: checkError } = useMachineCheck(doc.definition);
+  const report = check?.ok ? check.report : undefined;
+  const replay = useReplayImpact(validation.success ? validation.data : undefined);
+  const onSaved = useCallback(
+    (saved: { text: string; version: string; layoutVersion: string }) => dispatch({ type: 'saved', ...saved }),
+    [],
+  );
+  const save = useSaveFlow(name, doc, state.base.version, onSaved);
+  const edit = useCallback((e: MachineEdit) => dispatch({ type: 'edit', edit: e }), []);
+  const move = useCallback(
+    (s: string, position: NodePosition) => dispatch({ type: 'edit', edit: { type: 'moveNode', state: s, position } }),
+    [],
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+      if (!(e.ctrlKey || e.metaKey)) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey) dispatch({ type: 'undo' });
+      else if ((key === 'z' && e.shiftKey) || key === 'y') dispatch({ type: 'redo' });
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const violation = state.playback && report?.violations.find((v) => v.id === state.playback!.invariant);
+  const step = violation ? violation.steps[state.playback!.step] : undefined;
+  const at = state.selection?.kind === 'transition' ? transitionRefOf(state.selection.id) : undefined;
+  const selected =
+    at && (at.source === null ? doc.definition.on : doc.definition.states[at.source]?.on)?.[at.event]?.[at.index];
+  const selectedState = state.selection?.kind === 'state' ? state.selection.state : undefined;
+
+  return (
+    <>
+      <aside className="left edit-left" data-testid="editor">
+        <h2>Editing machines/{name}.json</h2>
+        <EditToolbar
+          canUndo={canUndo(state.history)}
+          canRedo={canRedo(state.history)}
+          dirty={isDirty(state)}
+          baseVersion={state.base.version}
+          saveDisabled={validation.success ? undefined : 'the machine is malformed: fix the issues listed first'}
+          onUndo={() => dispatch({ type: 'undo' })}
+          onRedo={() => dispatch({ type: 'redo' })}
+          onSave={save.review}
+        />
+        {state.error && <p className="error">{state.error}</p>}
+        {!validation.success && <ValidationIssues issues={validation.error.issues} />}
+        {validation.success && (
+          <InvariantReport
+            report={report}
+            checking={checking}
+            error={checkError}
+            playing={state.playback}
+            onPlay={(invariant, s) => dispatch({ type: 'play', invariant, step: s })}
+            onStop={() => dispatch({ type: 'stopPlayback' })}
+          />
+        )}
+        {validation.success && (
+          <ReplayImpact
+            impacts={replay.impacts}
+            skipped={replay.skipped}
+            running={replay.running}
+            error={replay.error}
+            onRun={replay.run}
+          />
+        )}
+        {validation.success && <ExportButtons name={name} definition={validation.data} />}
+      </aside>
+      <main className="center">
+        <div className="diagram-wrap">
+          {layoutError && <p className="error">{layoutError}</p>}
+          {auto ? (
+            <EditableDiagram
+              model={model}
+              auto={auto}
+              positions={doc.layout.nodes}
+              selection={state.selection}
+              step={step}
+              onSelect={(selection) => dispatch({ type: 'select', selection })}
+              onMove={move}
+            />
+          ) : (
+            !layoutError && <p className="muted">Laying out…</p>
+          )}
+        </div>
+        <div className="track-bar edit-hintbar">
+          {step ? (
+            <span data-testid="playing-step">
+              {violation!.id} step {state.playback!.step + 1}/{violation!.steps.length}: {step.text}
+            </span>
+          ) : (
+            <span className="muted">
+              Click a state, a row or an arrow to edit it; drag a state to move it (saved in machines/{name}
+              .layout.json).
+            </span>
+          )}
+        </div>
+      </main>
+      <aside className="context-panel edit-right">
+        {at && selected ? (
+          <TransitionInspector definition={doc.definition} at={at} transition={selected} onEdit={edit} />
+        ) : selectedState && (selectedState === ANY_STATE || doc.definition.states[selectedState]) ? (
+          <StateInspector
+            definition={doc.definition}
+            state={selectedState}
+            onEdit={edit}
+            onSelect={(selection) => dispatch({ type: 'select', selection })}
+          />
+        ) : (
+          <section className="edit-inspector">
+            <h2>Nothing selected</h2>
+            <p className="muted">Pick a state to edit its description and transitions:</p>
+            <ul className="edit-transition-list">
+              {[...(doc.definition.on ? [ANY_STATE] : []), ...Object.keys(doc.definition.states)].map((s) => (
+                <li key={s}>
+                  <button
+                    type="button"
+                    data-edit-state-pick={s}
+                    onClick={() => dispatch({ type: 'select', selection: { kind: 'state', state: s } })}
+                  >
+                    {s === ANY_STATE ? 'any state (root transitions)' : s}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </aside>
+      <SaveDialog
+        key={save.phase === 'closed' ? 'closed' : 'open'}
+        name={name}
+        flow={save}
+        violated={validation.success ? report?.violations.map((v) => v.id) : undefined}
+        onReload={onReload}
+      />
+    </>
+  );
+}

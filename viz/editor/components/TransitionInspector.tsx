@@ -1,0 +1,119 @@
+import type { MachineEdit, TransitionRef } from '../../../src/editor/MachineEdit.js';
+import type { MachineDefinition, TransitionDefinition } from '../../../src/MachineDefinition.js';
+import { SAFETY_EVENT_TYPES } from '../../../src/SafetyEvent.js';
+import { ActionListEditor } from './ActionListEditor.js';
+import { CatalogueSelect } from './CatalogueSelect.js';
+import { DescriptionField } from './DescriptionField.js';
+
+const nameOf = (ref: TransitionDefinition['guard']) =>
+  ref === undefined ? '' : typeof ref === 'string' ? ref : ref.type;
+
+/**
+ * One transition's fields, each change an edit: event, target (or none: it
+ * stays), guard from the guard catalogue, actions from the action catalogue,
+ * description, priority among the event's transitions; or remove it.
+ */
+export function TransitionInspector({
+  definition,
+  at,
+  transition,
+  onEdit,
+}: {
+  definition: MachineDefinition;
+  at: TransitionRef;
+  transition: TransitionDefinition;
+  onEdit(edit: MachineEdit): void;
+}) {
+  const source = at.source ?? 'any state';
+  const count = (at.source === null ? definition.on : definition.states[at.source]?.on)?.[at.event]?.length ?? 1;
+  const guard = nameOf(transition.guard);
+  return (
+    <section className="edit-inspector" data-testid="transition-inspector">
+      <h2>
+        {source} · {at.event} <span className="muted">#{at.index + 1}</span>
+      </h2>
+      <label>
+        event
+        <select
+          data-field="event"
+          value={at.event}
+          onChange={(e) => onEdit({ type: 'setTransitionEvent', at, event: e.target.value })}
+        >
+          {SAFETY_EVENT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        target
+        <select
+          data-field="target"
+          value={transition.target ?? ''}
+          onChange={(e) => onEdit({ type: 'retargetTransition', at, target: e.target.value || null })}
+        >
+          <option value="">{at.source === null ? '(none: stays in its state)' : `(none: stays in ${source})`}</option>
+          {Object.keys(definition.states).map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        guard
+        <CatalogueSelect
+          field="guard"
+          catalogue={definition.guards}
+          value={guard}
+          none="(none: always)"
+          onChange={(name) => onEdit({ type: 'setTransitionGuard', at, guard: name || null })}
+        />
+      </label>
+      {guard && (
+        <p className="muted edit-hint">{definition.guards[guard]?.description ?? 'not in the guard catalogue'}</p>
+      )}
+      <div className="edit-label">actions (in order)</div>
+      <ActionListEditor
+        actions={transition.actions ?? []}
+        catalogue={definition.actions}
+        onChange={(actions) => onEdit({ type: 'setTransitionActions', at, actions })}
+      />
+      <div className="edit-label">description</div>
+      <DescriptionField
+        field="transition-description"
+        value={transition.description}
+        onApply={(description) => onEdit({ type: 'setTransitionDescription', at, description })}
+      />
+      <div className="edit-label">
+        priority {at.index + 1} of {count} for {at.event}{' '}
+        <span className="muted">(the first whose guard passes is taken)</span>
+      </div>
+      <div className="edit-buttons">
+        <button
+          type="button"
+          disabled={at.index === 0}
+          onClick={() => onEdit({ type: 'moveTransition', at, toIndex: at.index - 1 })}
+        >
+          ↑ try earlier
+        </button>
+        <button
+          type="button"
+          disabled={at.index >= count - 1}
+          onClick={() => onEdit({ type: 'moveTransition', at, toIndex: at.index + 1 })}
+        >
+          ↓ try later
+        </button>
+        <button
+          type="button"
+          className="danger"
+          data-action="remove-transition"
+          onClick={() => onEdit({ type: 'removeTransition', at })}
+        >
+          remove transition
+        </button>
+      </div>
+    </section>
+  );
+}
