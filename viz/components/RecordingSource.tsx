@@ -68,10 +68,14 @@ export function RecordingSource({ list, listError, status, current, onOpenServer
           />
         </label>
       </div>
-      {status.kind === 'loading' && <p className="muted">Opening {status.name}…</p>}
+      {status.kind === 'loading' && (
+        <p className="muted" data-testid="recording-loading">
+          Opening {status.name}…{status.progress !== undefined && ` ${Math.floor(status.progress * 100)}%`}
+        </p>
+      )}
       {status.kind === 'open' && (
         <p className="muted" data-testid="recording-status">
-          {status.name}: {status.events.toLocaleString('en')} events, opened in {Math.round(status.ms)} ms
+          {status.name}: {status.events.toLocaleString('en')} events, parsed in {Math.round(status.ms)} ms
         </p>
       )}
       {status.kind === 'error' && (

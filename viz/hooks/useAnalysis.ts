@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Analyzer } from '../model/Analyzer.js';
+import { yieldToPage } from '../model/yieldToPage.js';
 import type { Track } from '../model/Track.js';
 import type { LoadedMachine } from './useMachines.js';
 
@@ -24,9 +25,10 @@ export function useAnalysis(
   const [, setDone] = useState(0);
   useEffect(() => {
     if (!analyzer || !track) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
     let shown = 0;
     const run = () => {
+      if (stopped) return;
       const entries = track.entries;
       const start = performance.now();
       // Small batches so the clock is read often; stop after SLICE_MS.
@@ -39,11 +41,13 @@ export function useAnalysis(
         shown = performance.now();
         setDone(analyzer.done);
       }
-      if (!finished) timer = setTimeout(run, 0);
+      if (!finished) void yieldToPage().then(run);
     };
     // The first slice runs now: a short recording is analysed before its first paint.
     run();
-    return () => clearTimeout(timer);
+    return () => {
+      stopped = true;
+    };
   }, [analyzer, track, version]);
   return { analyzer, done: analyzer?.done ?? 0 };
 }

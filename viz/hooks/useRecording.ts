@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { RecordingList, type RecordingFileInfo } from '../../src/live/protocol.js';
 import { apiFetch } from '../model/api.js';
 import { loadRecordingText } from '../model/loadRecording.js';
@@ -6,7 +6,7 @@ import { newTrackKey, type TrackStore } from '../model/Track.js';
 
 export type RecordingStatus =
   | { kind: 'idle' }
-  | { kind: 'loading'; name: string }
+  | { kind: 'loading'; name: string; progress?: number }
   | { kind: 'open'; name: string; events: number; ms: number }
   | { kind: 'error'; message: string; line?: number };
 
@@ -33,10 +33,16 @@ export function useRecording(store: TrackStore, fromServer: boolean) {
   }, [fromServer]);
   useEffect(refresh, [refresh]);
 
+  // Only the latest open wins: a big file still parsing must not replace one opened after it.
+  const generation = useRef(0);
   const openText = useCallback(
-    (name: string, text: string) => {
+    async (name: string, text: string) => {
+      const mine = ++generation.current;
       const start = performance.now();
-      const result = loadRecordingText(name, text);
+      const result = await loadRecordingText(name, text, {
+        onProgress: (progress) => mine === generation.current && setStatus({ kind: 'loading', name, progress }),
+      });
+      if (mine !== generation.current) return;
       if (!result.ok) {
         setStatus({ kind: 'error', message: result.message, ...(result.line !== undefined && { line: result.line }) });
         return;
