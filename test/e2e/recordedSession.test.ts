@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,32 @@ describe('a shipped recording in the browser', () => {
       'decision: recorded "allowed", now "blocked"',
     );
     await screenshot(page, 'recording-divergence');
+  });
+
+  it('should draw the whole machine readably at full size', async () => {
+    const big = await browser.newPage({ viewport: { width: 1600, height: 2200 } });
+    big.on('pageerror', (e) => errors.push(e.message));
+    await big.goto(`${served.url}&mode=recordings&recording=${RECORDING}`);
+    await big.getByRole('button', { name: 'fit all' }).click();
+    const svg = big.locator('svg.diagram');
+    await svg.waitFor();
+    mkdirSync(join(root, 'test-results'), { recursive: true });
+    await svg.screenshot({ path: join(root, 'test-results', 'diagram-full.png') });
+    // Every state box is drawn, and no two overlap on screen.
+    const boxes = await big
+      .locator('svg.diagram [data-state] > rect.state-box')
+      .evaluateAll((rects) =>
+        rects.map((r) => r.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }),
+      );
+    expect(boxes).toHaveLength(5);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        expect(apart).toBe(true);
+      }
+    }
+    await big.close();
   });
 
   it('should show a clear message for a bad file given to the file input, and keep working', async () => {
