@@ -95,6 +95,17 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
     }
   };
 
+  // Entries recorded in one burst (a batch of tool calls) go out as one message.
+  let flushQueued = false;
+  const queueFlush = () => {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(() => {
+      flushQueued = false;
+      flush();
+    });
+  };
+
   const settle = () => {
     if (buffer.length === 0) for (const w of waiters) w();
   };
@@ -182,7 +193,7 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
           base += over;
           dropped += over;
         }
-        flush();
+        queueFlush();
       }
       if (fallbackError !== undefined) throw fallbackError;
     },

@@ -205,6 +205,16 @@ function EditorSession({
         </div>
       </main>
       <aside className="context-panel edit-right">
+        {state.selection && (
+          <button
+            type="button"
+            className="edit-back"
+            data-action="deselect"
+            onClick={() => dispatch({ type: 'select', selection: null })}
+          >
+            ← all states
+          </button>
+        )}
         {at && selected ? (
           <TransitionInspector definition={doc.definition} at={at} transition={selected} onEdit={edit} />
         ) : selectedState && (selectedState === ANY_STATE || doc.definition.states[selectedState]) ? (

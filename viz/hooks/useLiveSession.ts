@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LIVE_PATH, ServerMessage, type LiveSessionInfo } from '../../src/live/protocol.js';
+import type { RecordingEntry } from '../../src/RecordingEntry.js';
 import { liveSocketUrl } from '../model/api.js';
 import { newTrackKey, type TrackStore } from '../model/Track.js';
 
@@ -22,6 +23,15 @@ export function useLiveSession(enabled: boolean, store: TrackStore) {
     if (!enabled) return;
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    // A busy agent sends many small messages: show them once a frame, not once a message.
+    let pending: RecordingEntry[] = [];
+    let frame: number | undefined;
+    const flush = () => {
+      frame = undefined;
+      const batch = pending;
+      pending = [];
+      store.append(batch);
+    };
     const connect = () => {
       setStatus('connecting');
       const ws = new WebSocket(liveSocketUrl(LIVE_PATH));
@@ -47,13 +57,17 @@ export function useLiveSession(enabled: boolean, store: TrackStore) {
         else if (message.type === 'error') setError(message.message);
         else if (message.type === 'session-entries' && message.session === followedRef.current) {
           if (message.reset) {
+            pending = [];
             store.replace({
               key: newTrackKey('live'),
               source: 'live',
               title: `live session ${message.session}`,
               entries: message.entries,
             });
-          } else store.append(message.entries);
+          } else {
+            pending.push(...message.entries);
+            frame ??= requestAnimationFrame(flush);
+          }
         }
       };
       ws.onclose = () => {
@@ -65,6 +79,7 @@ export function useLiveSession(enabled: boolean, store: TrackStore) {
     return () => {
       stopped = true;
       clearTimeout(retry);
+      if (frame !== undefined) cancelAnimationFrame(frame);
       socket.current?.close();
       socket.current = undefined;
     };

@@ -45,13 +45,15 @@ export function EditableDiagram({
   onMove(state: string, position: NodePosition): void;
 }) {
   const viewport = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const [zoom, setZoom] = useState<'all' | 'width'>('all');
   const [drag, setDrag] = useState<Drag | null>(null);
   useEffect(() => {
     const el = viewport.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
-    setWidth(el.clientWidth);
+    const update = () => setSize({ width: el.clientWidth, height: el.clientHeight });
+    const observer = new ResizeObserver(update);
+    update();
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
@@ -62,8 +64,26 @@ export function EditableDiagram({
   );
   // Fit the width, never enlarge; the scale stays put while dragging so the diagram does not swim.
   const scaleRef = useRef(1);
-  if (!drag) scaleRef.current = width > 0 ? Math.min(1, (width - 16) / shown.width) : 1;
+  if (!drag) {
+    const fitWidth = size.width > 0 ? Math.min(1, (size.width - 16) / shown.width) : 1;
+    const fitAll = size.height > 0 ? Math.min(fitWidth, (size.height - 40) / (shown.height + 30)) : fitWidth;
+    scaleRef.current = zoom === 'all' ? fitAll : fitWidth;
+  }
   const scale = scaleRef.current;
+
+  // The state a counterexample step ends in is scrolled into view.
+  useEffect(() => {
+    const el = viewport.current;
+    const node = step ? shown.nodes[step.to] : undefined;
+    if (!el || !node) return;
+    const top = node.y * scale;
+    const bottom = (node.y + node.height) * scale;
+    if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
+      const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
+      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target });
+      else el.scrollTop = target;
+    }
+  }, [step, scale]);
 
   useEffect(() => {
     if (!drag) return;
@@ -123,6 +143,15 @@ export function EditableDiagram({
 
   return (
     <div className="diagram-viewport edit-diagram" ref={viewport}>
+      <div className="zoom">
+        <button type="button" className={zoom === 'all' ? 'selected' : ''} onClick={() => setZoom('all')}>
+          fit all
+        </button>
+        <button type="button" className={zoom === 'width' ? 'selected' : ''} onClick={() => setZoom('width')}>
+          fit width
+        </button>
+        <span className="muted">{Math.round(scale * 100)}%</span>
+      </div>
       <svg
         className={`diagram${drag?.moved ? ' dragging' : ''}`}
         viewBox={`0 0 ${shown.width} ${shown.height + 30}`}
