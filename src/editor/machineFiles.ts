@@ -172,7 +172,8 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
       { current },
     );
   }
-  const text = await formatMachineJson(parsed.data, path);
+  // The JSON as sent, not as parsed: zod would reorder keys to the schema's order and the diff would show it.
+  const text = await formatMachineJson(request.definition, path);
   // Check again right before the rename: a write in between is a conflict too.
   if (contentVersion(readIfExists(path)) !== current) {
     throw new MachineFileError(

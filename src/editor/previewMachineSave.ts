@@ -46,7 +46,7 @@ export async function previewMachineSave(dir: string, request: SaveMachineReques
   return {
     currentText,
     currentVersion,
-    proposedText: await formatMachineJson(parsed.data, path),
+    proposedText: await formatMachineJson(request.definition, path),
     currentLayoutText: readIfExists(layoutPath) ?? null,
     proposedLayoutText,
     conflict: currentVersion !== request.baseVersion,

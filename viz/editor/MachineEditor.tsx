@@ -72,7 +72,8 @@ export function MachineEditor({ file, fromServer }: { file: string | undefined; 
       key={`${name}:${loaded.loads}`}
       name={name}
       file={loaded.file}
-      definition={parsed.data}
+      // The JSON as loaded, not as parsed: zod puts keys in the schema's order, and every save would show that.
+      definition={loaded.file.json as MachineDefinition}
       onReload={loaded.reload}
     />
   );

@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checked, copyMachines, selectTransition } from './editorHelpers.js';
+import { ensureAppBuilt, launchChromium, newPage, screenshot, startServe, stopAll, type Served } from './helpers.js';
+
+let browser: Browser;
+let served: Served;
+let page: Page;
+let machinesDir: string;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  ensureAppBuilt();
+  machinesDir = copyMachines();
+  [browser, served] = await Promise.all([launchChromium(), startServe(['--machines', machinesDir])]);
+  page = await newPage(browser, errors);
+  await page.goto(`${served.url}&mode=edit`);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await stopAll();
+});
+
+const machineFile = () => join(machinesDir, 'assistant-safety.json');
+
+describe('saving from the editor', () => {
+  it('should ask for confirmation to save a machine that breaks an invariant, and refuse the save when the file changed on disk after loading', async () => {
+    expect(await checked(page)).toMatch(/all invariants hold/);
+    // Dropping VERIFYING's guarded final answer block lets an unverified final answer through.
+    await selectTransition(page, 'VERIFYING', 'VERIFYING.CHECK_FINAL_ANSWER[1]');
+    await page.locator('[data-action="remove-transition"]').click();
+    expect(await checked(page)).toMatch(/violated/);
+    expect(await page.locator('[data-testid="invariant-violation"][data-invariant="I3"]').count()).toBe(1);
+
+    await page.getByTestId('save-machine').click();
+    await page.getByTestId('confirm-violations').waitFor();
+    expect(await page.getByTestId('confirm-save').isDisabled()).toBe(true);
+    await page.getByTestId('confirm-violations').check();
+    expect(await page.getByTestId('confirm-save').isEnabled()).toBe(true);
+
+    // Someone else changes the file after the editor loaded it.
+    const theirs = readFileSync(machineFile(), 'utf8').replace(
+      'No validated target yet',
+      'No validated target yet (changed by someone else)',
+    );
+    writeFileSync(machineFile(), theirs);
+    await page.getByTestId('confirm-save').click();
+    const error = page.getByTestId('save-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/Conflict: .*changed on disk since it was loaded.*nothing was saved/);
+    expect(readFileSync(machineFile(), 'utf8')).toBe(theirs);
+    await screenshot(page, 'editor-conflict');
+
+    // Reviewing again shows the conflict before any write.
+    await page.locator('[data-action="close-save"]').click();
+    await page.getByTestId('save-machine').click();
+    await expect
+      .poll(() => page.getByTestId('save-error').textContent())
+      .toMatch(/changed on disk since the editor loaded it/);
+    expect(await page.getByTestId('confirm-save').isDisabled()).toBe(true);
+    expect(readFileSync(machineFile(), 'utf8')).toBe(theirs);
+    expect(errors).toEqual([]);
+  });
+});
