@@ -30,7 +30,12 @@ export function useSaveFlow(
   onSaved: (saved: { text: string; version: string; layoutVersion: string }) => void,
 ): SaveFlow {
   const [state, setState] = useState<Omit<SaveFlow, 'review' | 'save' | 'close'>>({ phase: 'closed' });
-  const body = { definition: document.definition, layout: document.layout, baseVersion };
+  // No layout file is written for a machine whose states were never moved.
+  const body = {
+    definition: document.definition,
+    ...(Object.keys(document.layout.nodes).length > 0 && { layout: document.layout }),
+    baseVersion,
+  };
   const review = useCallback(() => {
     setState({ phase: 'previewing' });
     previewSave(name, body).then(

@@ -22,17 +22,19 @@ interface Rect {
 
 const center = (r: Rect): Point => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
 
-/** Where the ray from the box's center towards `to` leaves the box. */
-function border(r: Rect, to: Point): Point {
-  const c = center(r);
-  const dx = to.x - c.x;
-  const dy = to.y - c.y;
-  if (dx === 0 && dy === 0) return c;
-  const sx = dx === 0 ? Infinity : r.width / 2 / Math.abs(dx);
-  const sy = dy === 0 ? Infinity : r.height / 2 / Math.abs(dy);
-  const s = Math.min(sx, sy);
-  return { x: c.x + dx * s, y: c.y + dy * s };
+/** Where the ray from `p` (inside the box) in direction `d` leaves the box. */
+function exit(r: Rect, p: Point, d: Point): Point {
+  const tx = d.x > 0 ? (r.x + r.width - p.x) / d.x : d.x < 0 ? (r.x - p.x) / d.x : Infinity;
+  const ty = d.y > 0 ? (r.y + r.height - p.y) / d.y : d.y < 0 ? (r.y - p.y) / d.y : Infinity;
+  const t = Math.max(0, Math.min(tx, ty));
+  return Number.isFinite(t) ? { x: p.x + d.x * t, y: p.y + d.y * t } : p;
 }
+
+/** Keeps a point inside the box (a parallel edge's offset start on a small box). */
+const inside = (r: Rect, p: Point): Point => ({
+  x: Math.min(r.x + r.width - 1, Math.max(r.x + 1, p.x)),
+  y: Math.min(r.y + r.height - 1, Math.max(r.y + 1, p.y)),
+});
 
 function labelBox(model: GraphModel, id: string, at: Point): EdgeLayout['label'] {
   const t = model.transitions.get(id)!;
@@ -98,10 +100,11 @@ export function positionedLayout(
       const sign = t.source < t.target ? 1 : -1;
       const nx = (-(cb.y - ca.y) / len) * offset * sign;
       const ny = ((cb.x - ca.x) / len) * offset * sign;
-      const from = border(a, { x: cb.x + nx, y: cb.y + ny });
-      const to = border(b, { x: ca.x + nx, y: ca.y + ny });
-      const start = { x: from.x + nx, y: from.y + ny };
-      const end = { x: to.x + nx, y: to.y + ny };
+      const pa = inside(a, { x: ca.x + nx, y: ca.y + ny });
+      const pb = inside(b, { x: cb.x + nx, y: cb.y + ny });
+      const d = { x: pb.x - pa.x, y: pb.y - pa.y };
+      const start = exit(a, pa, d);
+      const end = exit(b, pb, { x: -d.x, y: -d.y });
       const mid = { x: (start.x + end.x) / 2, y: (start.y + end.y) / 2 };
       edges[id] = { id, points: [start, end], label: labelBox(model, id, mid) };
     });
