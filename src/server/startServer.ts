@@ -110,7 +110,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const header = req.headers[TOKEN_HEADER];
     const given =
       url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? cookie(req, cookieName());
-    if (given === undefined || given === '') return [401, 'a token is required: open the URL serve printed'];
+    if (given === undefined || given === '')
+      return [401, 'a token is required: open the URL that `assistant-safety serve` printed, token included'];
     if (!sameToken(given, token)) return [403, 'wrong token'];
     return undefined;
   };
@@ -168,7 +169,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return fail(res, 400, 'bad request URL');
     }
     const refused = refusal(req, url);
-    if (refused) return fail(res, refused[0], refused[1]);
+    if (refused) {
+      // A person at a browser gets a sentence; a script gets JSON.
+      if (url.pathname.startsWith('/api/')) return fail(res, refused[0], refused[1]);
+      return send(res, refused[0], `${refused[0]}: ${refused[1]}.\n`, 'text/plain; charset=utf-8');
+    }
     // The editor's machine endpoints: read, preview a save, save (PUT).
     if (url.pathname.startsWith(MACHINE_ROUTE)) {
       return handleMachineRoute(req, res, url.pathname, options.machinesDir);
