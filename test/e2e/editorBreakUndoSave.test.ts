@@ -59,6 +59,15 @@ describe('editing the machine in the browser', () => {
     expect(await page.getByTestId('playing-step').textContent()).toMatch(/^I1 step/);
     await screenshot(page, 'editor-broken');
 
+    // The recorded sessions replayed against the broken machine: writes they saw blocked would now go through.
+    await page.locator('[data-action="replay-recordings"]').click();
+    await expect
+      .poll(() => page.getByTestId('replay-summary').textContent(), { timeout: 30_000 })
+      .toMatch(/recorded decisions? would change/);
+    expect(await page.getByTestId('decision-change').allTextContents()).toContainEqual(
+      expect.stringMatching(/beginToolCall write .*was blocked \(NO_VALIDATED_TARGET\), now allowed/),
+    );
+
     // Undo both edits: the machine is the shipped one again.
     await page.getByTestId('undo').click();
     await page.getByTestId('undo').click();
