@@ -162,3 +162,11 @@ export {
   MACHINE_NAME,
 } from './editor/machineFiles.js';
 export type { MachineFile, SaveMachineRequest, SaveMachineResult, SaveErrorCode } from './editor/machineFiles.js';
+export { previewMachineSave } from './editor/previewMachineSave.js';
+export {
+  SaveMachineBody,
+  MachineFileResponse,
+  SavePreviewResponse,
+  SaveMachineResponse,
+  MachineApiError,
+} from './editor/MachineFileApi.js';

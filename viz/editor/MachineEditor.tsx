@@ -116,6 +116,15 @@ function EditorSession({
     [],
   );
 
+  // Leaving the page with unsaved edits asks first.
+  const dirty = isDirty(state);
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
@@ -145,7 +154,7 @@ function EditorSession({
         <EditToolbar
           canUndo={canUndo(state.history)}
           canRedo={canRedo(state.history)}
-          dirty={isDirty(state)}
+          dirty={dirty}
           baseVersion={state.base.version}
           saveDisabled={validation.success ? undefined : 'the machine is malformed: fix the issues listed first'}
           onUndo={() => dispatch({ type: 'undo' })}
