@@ -111,6 +111,7 @@ export function EditableDiagram({
 
   const startDrag = (state: string) => (e: ReactPointerEvent) => {
     if (e.button !== 0) return;
+    e.preventDefault(); // no text selection while dragging
     const node = shown.nodes[state];
     if (!node) return;
     setDrag({
