@@ -112,6 +112,8 @@ export function EditableDiagram({
   const startDrag = (state: string) => (e: ReactPointerEvent) => {
     if (e.button !== 0) return;
     e.preventDefault(); // no text selection while dragging
+    // ...which also keeps the focus: leave a field being edited, so it applies its change first.
+    (document.activeElement as HTMLElement | null)?.blur?.();
     const node = shown.nodes[state];
     if (!node) return;
     setDrag({
