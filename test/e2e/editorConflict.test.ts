@@ -34,6 +34,21 @@ describe('saving from the editor', () => {
     expect(await checked(page)).toMatch(/violated/);
     expect(await page.locator('[data-testid="invariant-violation"][data-invariant="I3"]').count()).toBe(1);
 
+    // The edited machine exports as Mermaid and SCXML, as the CLI would write it.
+    const [mermaid] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-action="export-mermaid"]').click(),
+    ]);
+    const mmd = readFileSync((await mermaid.path())!, 'utf8');
+    expect(mmd).toMatch(/^stateDiagram-v2/);
+    expect(mmd).toContain('VERIFYING --> VERIFYING: CHECK_FINAL_ANSWER [hasReadAfterWrite]');
+    expect(mmd).not.toContain('VERIFYING --> VERIFYING: CHECK_FINAL_ANSWER / block(FINAL_ANSWER_UNVERIFIED)');
+    const [scxml] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-action="export-scxml"]').click(),
+    ]);
+    expect(readFileSync((await scxml.path())!, 'utf8')).toContain('<scxml');
+
     await page.getByTestId('save-machine').click();
     await page.getByTestId('confirm-violations').waitFor();
     expect(await page.getByTestId('confirm-save').isDisabled()).toBe(true);

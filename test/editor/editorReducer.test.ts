@@ -62,13 +62,14 @@ describe('the editor reducer', () => {
     expect(s.error).toMatch(/states\.READING\.on\.RESET\[3\]: no such transition/);
   });
 
-  it('should stop a counterexample being played on a behaviour edit but not on a node move', () => {
+  it('should keep positions across edits, and stop a counterexample being played on a behaviour edit but not on a node move', () => {
     let s = editorReducer(shippedEditor(), { type: 'play', invariant: 'I1', step: 0 });
     s = editorReducer(s, { type: 'edit', edit: { type: 'moveNode', state: 'READING', position: { x: 5, y: 6 } } });
     expect(s.playback).toEqual({ invariant: 'I1', step: 0 });
     expect(s.history.present.layout.nodes.READING).toEqual({ x: 5, y: 6 });
     s = editorReducer(s, { type: 'edit', edit: { type: 'setStateDescription', state: 'READING', description: 'x' } });
     expect(s.playback).toBeNull();
+    expect(s.history.present.layout.nodes.READING).toEqual({ x: 5, y: 6 });
   });
 
   it('should base the editor on the saved file after a save: clean, with the new version, history kept', () => {
