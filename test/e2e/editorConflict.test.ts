@@ -76,6 +76,15 @@ describe('saving from the editor', () => {
       .toMatch(/changed on disk since the editor loaded it/);
     expect(await page.getByTestId('confirm-save').isDisabled()).toBe(true);
     expect(readFileSync(machineFile(), 'utf8')).toBe(theirs);
+
+    // Reloading starts again from the file as it is now.
+    await page.locator('[data-action="reload"]').click();
+    await expect.poll(() => page.getByTestId('edit-dirty').textContent()).toContain('no unsaved edits');
+    expect(await checked(page)).toMatch(/all invariants hold/);
+    await page.locator('[data-edit-state-pick="RESOLVING"]').click();
+    expect(await page.locator('textarea[data-field="state-description"]').inputValue()).toContain(
+      '(changed by someone else)',
+    );
     expect(errors).toEqual([]);
   });
 });
