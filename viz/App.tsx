@@ -52,7 +52,9 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     snapshot: appModeMachine.resolveState({ value: initialMode, context: undefined as never }),
   });
   const mode = modeSnapshot.value as AppMode;
-  const machines = useMachines(fromServer);
+  // Bumped by each save in the editor: the other modes then draw and replay the machine as saved.
+  const [machinesSaved, setMachinesSaved] = useState(0);
+  const machines = useMachines(fromServer, machinesSaved);
   const [machineIndex, setMachineIndex] = useState(0);
   const machine = machines[machineIndex] ?? machines[0];
   const graph = machine?.ok ? machine.graph : undefined;
@@ -164,7 +166,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
       </header>
 
       {mode === 'edit' ? (
-        <MachineEditor file={machine?.file} fromServer={fromServer} />
+        <MachineEditor file={machine?.file} fromServer={fromServer} onSaved={() => setMachinesSaved((n) => n + 1)} />
       ) : (
         <>
           <aside className="left">

@@ -29,7 +29,16 @@ import './editor.css';
  * after each edit, and saved back through the server after a diff.
  * Renders the app's three areas (left, center, right).
  */
-export function MachineEditor({ file, fromServer }: { file: string | undefined; fromServer: boolean }) {
+export function MachineEditor({
+  file,
+  fromServer,
+  onSaved,
+}: {
+  file: string | undefined;
+  fromServer: boolean;
+  /** Called after each save, e.g. to reload the machines the other modes draw. */
+  onSaved?: () => void;
+}) {
   const name = file?.replace(/\.json$/, '');
   const loaded = useMachineFile(fromServer ? name : undefined);
   if (!fromServer || !name) {
@@ -75,6 +84,7 @@ export function MachineEditor({ file, fromServer }: { file: string | undefined; 
       // The JSON as loaded, not as parsed: zod puts keys in the schema's order, and every save would show that.
       definition={loaded.file.json as MachineDefinition}
       onReload={loaded.reload}
+      {...(onSaved && { onSaved })}
     />
   );
 }
@@ -84,11 +94,13 @@ function EditorSession({
   file,
   definition,
   onReload,
+  onSaved: onFileSaved,
 }: {
   name: string;
   file: MachineFileResponse;
   definition: MachineDefinition;
   onReload(): void;
+  onSaved?: () => void;
 }) {
   const [state, dispatch] = useReducer(editorReducer, undefined, () =>
     createEditorState(name, {
@@ -106,8 +118,11 @@ function EditorSession({
   const report = check?.ok ? check.report : undefined;
   const replay = useReplayImpact(validation.success ? validation.data : undefined);
   const onSaved = useCallback(
-    (saved: { text: string; version: string; layoutVersion: string }) => dispatch({ type: 'saved', ...saved }),
-    [],
+    (saved: { text: string; version: string; layoutVersion: string }) => {
+      dispatch({ type: 'saved', ...saved });
+      onFileSaved?.();
+    },
+    [onFileSaved],
   );
   const save = useSaveFlow(name, doc, state.base.version, onSaved);
   const edit = useCallback((e: MachineEdit) => dispatch({ type: 'edit', edit: e }), []);

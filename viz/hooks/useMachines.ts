@@ -29,8 +29,9 @@ const bundled = (): LoadedMachine[] => [loadMachine('assistant-safety.json', saf
 /**
  * The machines the server offers (`machines/*.json`, the safety machine
  * first); the one built into the app when there is no server to ask.
+ * A new `reload` value asks the server again (after the editor saved one).
  */
-export function useMachines(fromServer: boolean): LoadedMachine[] {
+export function useMachines(fromServer: boolean, reload = 0): LoadedMachine[] {
   const [machines, setMachines] = useState<LoadedMachine[]>(bundled);
   useEffect(() => {
     if (!fromServer) return;
@@ -46,6 +47,6 @@ export function useMachines(fromServer: boolean): LoadedMachine[] {
     return () => {
       live = false;
     };
-  }, [fromServer]);
+  }, [fromServer, reload]);
   return machines;
 }
