@@ -68,6 +68,12 @@ describe('editing the machine in the browser', () => {
       expect.stringMatching(/beginToolCall write .*was blocked \(NO_VALIDATED_TARGET\), now allowed/),
     );
 
+    // Leaving the edit mode and coming back keeps the edits and their history.
+    await page.locator('[data-mode="recordings"]').click();
+    await page.getByTestId('edit-mode').click();
+    expect(await checked(page)).toMatch(/invariants? violated/);
+    expect(await page.getByTestId('edit-dirty').textContent()).toContain('unsaved edits');
+
     // Undo both edits: the machine is the shipped one again.
     await page.getByTestId('undo').click();
     await page.getByTestId('undo').click();

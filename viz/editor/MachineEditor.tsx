@@ -20,6 +20,7 @@ import { useMachineFile } from './hooks/useMachineFile.js';
 import { useReplayImpact } from './hooks/useReplayImpact.js';
 import { useSaveFlow } from './hooks/useSaveFlow.js';
 import { canRedo, canUndo, createEditorState, editorReducer, isDirty } from './model/editorReducer.js';
+import { dropEditorSession, keepEditorSession, resumeEditorSession } from './model/editorSessions.js';
 import { transitionRefOf } from './model/transitionRefOf.js';
 import './editor.css';
 
@@ -102,14 +103,19 @@ function EditorSession({
   onReload(): void;
   onSaved?: () => void;
 }) {
-  const [state, dispatch] = useReducer(editorReducer, undefined, () =>
-    createEditorState(name, {
-      text: file.text,
-      version: file.version,
-      layoutVersion: file.layoutVersion,
-      document: { definition, layout: file.layout ?? emptyLayout() },
-    }),
+  const [state, dispatch] = useReducer(
+    editorReducer,
+    undefined,
+    () =>
+      resumeEditorSession(name, file.version) ??
+      createEditorState(name, {
+        text: file.text,
+        version: file.version,
+        layoutVersion: file.layoutVersion,
+        document: { definition, layout: file.layout ?? emptyLayout() },
+      }),
   );
+  useEffect(() => keepEditorSession(state), [state]);
   const doc = state.history.present;
   const model = useMemo(() => buildGraphModel(doc.definition), [doc.definition]);
   const { auto, error: layoutError } = useEditorLayout(model, doc.layout.nodes);
@@ -274,7 +280,10 @@ function EditorSession({
         name={name}
         flow={save}
         violated={validation.success ? report?.violations.map((v) => v.id) : undefined}
-        onReload={onReload}
+        onReload={() => {
+          dropEditorSession(name);
+          onReload();
+        }}
       />
     </>
   );
