@@ -22,6 +22,8 @@ export const SaveMachineBody = z.strictObject({
   layout: z.unknown().optional(),
   /** The version of the file the editor loaded (`absent` for a new machine). */
   baseVersion: z.string().min(1).max(64),
+  /** The version of the layout file the editor loaded: a layout saved over a changed one is a conflict too. */
+  baseLayoutVersion: z.string().min(1).max(64).optional(),
 });
 export type SaveMachineBody = z.infer<typeof SaveMachineBody>;
 

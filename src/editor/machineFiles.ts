@@ -129,6 +129,8 @@ export interface SaveMachineRequest {
   layout?: unknown;
   /** The version the editor loaded (`contentVersion` of the file then; `absent` for a new file). */
   baseVersion: string;
+  /** The layout file's version the editor loaded; when given with a layout, a changed layout file is a conflict too. */
+  baseLayoutVersion?: string;
 }
 
 export interface SaveMachineResult {
@@ -173,6 +175,16 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
     );
   }
   // The JSON as sent, not as parsed: zod would reorder keys to the schema's order and the diff would show it.
+  if (layout && request.baseLayoutVersion !== undefined) {
+    const currentLayout = contentVersion(readIfExists(layoutPath(dir, request.name)));
+    if (currentLayout !== request.baseLayoutVersion) {
+      throw new MachineFileError(
+        'CONFLICT',
+        `machines/${request.name}.layout.json changed on disk since it was loaded (loaded version ${request.baseLayoutVersion}, now ${currentLayout}); nothing was saved`,
+        { current, currentLayout },
+      );
+    }
+  }
   const text = await formatMachineJson(request.definition, path);
   // Check again right before the rename: a write in between is a conflict too.
   if (contentVersion(readIfExists(path)) !== current) {

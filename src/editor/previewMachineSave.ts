@@ -49,6 +49,10 @@ export async function previewMachineSave(dir: string, request: SaveMachineReques
     proposedText: await formatMachineJson(request.definition, path),
     currentLayoutText: readIfExists(layoutPath) ?? null,
     proposedLayoutText,
-    conflict: currentVersion !== request.baseVersion,
+    conflict:
+      currentVersion !== request.baseVersion ||
+      (proposedLayoutText !== null &&
+        request.baseLayoutVersion !== undefined &&
+        contentVersion(readIfExists(layoutPath)) !== request.baseLayoutVersion),
   };
 }

@@ -103,6 +103,7 @@ export async function handleMachineRoute(
       definition: body.data.definition,
       baseVersion: body.data.baseVersion,
       ...(body.data.layout !== undefined && { layout: body.data.layout }),
+      ...(body.data.baseLayoutVersion !== undefined && { baseLayoutVersion: body.data.baseLayoutVersion }),
     };
     if (preview) return reply(res, 200, await previewMachineSave(machinesDir, request));
     const saved = await saveMachineFile(machinesDir, request);

@@ -96,6 +96,24 @@ describe('the machine endpoints', () => {
     expect(onDisk()).toBe(theirs);
   });
 
+  it('should refuse with 409 a layout saved over a layout file that changed since it was loaded', async () => {
+    const m = await load();
+    writeFileSync(join(machinesDir, 'assistant-safety.layout.json'), '{ "version": 1, "nodes": {} }\n');
+    const before = onDisk();
+    const res = await put({
+      definition: m.json,
+      layout: { version: 1, nodes: { WRITING: { x: 1, y: 1 } } },
+      baseVersion: m.version,
+      baseLayoutVersion: m.layoutVersion,
+    });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: string }).error).toMatch(/layout\.json changed on disk since it was loaded/);
+    expect(readFileSync(join(machinesDir, 'assistant-safety.layout.json'), 'utf8')).toBe(
+      '{ "version": 1, "nodes": {} }\n',
+    );
+    expect(onDisk()).toBe(before);
+  });
+
   it('should refuse a malformed machine with 422 and its issues, writing nothing', async () => {
     const m = await load();
     const before = onDisk();

@@ -130,7 +130,7 @@ function EditorSession({
     },
     [onFileSaved],
   );
-  const save = useSaveFlow(name, doc, state.base.version, onSaved);
+  const save = useSaveFlow(name, doc, state.base.version, state.base.layoutVersion, onSaved);
   const edit = useCallback((e: MachineEdit) => dispatch({ type: 'edit', edit: e }), []);
   const move = useCallback(
     (s: string, position: NodePosition) => dispatch({ type: 'edit', edit: { type: 'moveNode', state: s, position } }),

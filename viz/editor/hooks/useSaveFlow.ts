@@ -27,13 +27,14 @@ export function useSaveFlow(
   name: string,
   document: EditorDocument,
   baseVersion: string,
+  baseLayoutVersion: string,
   onSaved: (saved: { text: string; version: string; layoutVersion: string }) => void,
 ): SaveFlow {
   const [state, setState] = useState<Omit<SaveFlow, 'review' | 'save' | 'close'>>({ phase: 'closed' });
   // No layout file is written for a machine whose states were never moved.
   const body = {
     definition: document.definition,
-    ...(Object.keys(document.layout.nodes).length > 0 && { layout: document.layout }),
+    ...(Object.keys(document.layout.nodes).length > 0 && { layout: document.layout, baseLayoutVersion }),
     baseVersion,
   };
   const review = useCallback(() => {
@@ -42,7 +43,7 @@ export function useSaveFlow(
       (a) => setState(a.ok ? { phase: 'review', preview: a.value } : { phase: 'refused', error: a.error }),
       (e: unknown) => setState({ phase: 'refused', error: { code: 'BAD_REQUEST', error: (e as Error).message } }),
     );
-  }, [name, document, baseVersion]);
+  }, [name, document, baseVersion, baseLayoutVersion]);
   const save = useCallback(() => {
     setState((s) => ({ ...s, phase: 'saving' }));
     saveMachine(name, body).then(
@@ -54,7 +55,7 @@ export function useSaveFlow(
       },
       (e: unknown) => setState({ phase: 'refused', error: { code: 'BAD_REQUEST', error: (e as Error).message } }),
     );
-  }, [name, document, baseVersion, onSaved]);
+  }, [name, document, baseVersion, baseLayoutVersion, onSaved]);
   const close = useCallback(() => setState({ phase: 'closed' }), []);
   return { ...state, review, save, close };
 }
