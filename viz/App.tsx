@@ -38,6 +38,8 @@ const MODE_LABELS: Record<AppMode, string> = {
   edit: 'Edit',
 };
 
+const NO_KEYS: Record<string, () => void> = {};
+
 function download(name: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
   const a = document.createElement('a');
@@ -107,7 +109,8 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     }),
     [send],
   );
-  useKeyboard(keys);
+  // The playback shortcuts (space, arrows, Home/End) would steal keys from the editor's buttons and fields.
+  useKeyboard(mode === 'edit' ? NO_KEYS : keys);
 
   const entries = track?.entries ?? [];
   const cursor = playback.cursor;
