@@ -328,6 +328,7 @@ class Session implements SafetySession {
     if (!Object.hasOwn(this.snap.context.calls, id)) {
       // Never begun, blocked, or already ended: nothing changes, but the recording says so.
       if (this.recorder) this.record(this.now(), call, this.snap, { decision: 'ignored', note: 'unknown_call' });
+      for (const listener of this.listeners) listener(this);
       return;
     }
     this.apply(call, (at) =>

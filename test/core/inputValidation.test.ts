@@ -50,8 +50,9 @@ describe('subscribe', () => {
     s.onToolSuccess('read', 'logs');
     s.canExecuteTool('write', 'x');
     s.beginToolCall({ id: 'w', kind: 'write', tool: 'x' });
+    s.endToolCall({ id: 'never-begun', ok: true }); // ignored, but still an event a UI follows
     off();
     s.endToolCall({ id: 'w', ok: true });
-    expect(seen).toEqual(['READING', 'READING', 'WRITING']);
+    expect(seen).toEqual(['READING', 'READING', 'WRITING', 'WRITING']);
   });
 });
