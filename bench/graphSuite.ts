@@ -4,7 +4,7 @@ import { generateMutants, runMutants, tryMutant } from '../src/mbt/mutate.js';
 import { generatePlans } from '../src/mbt/paths.js';
 import { parseMachineDefinition } from '../src/MachineDefinition.js';
 import { safetyMachine, safetyMachineDefinition } from '../src/safetyMachine.js';
-import { makeFigure, ratioText, type Figure } from './measure.js';
+import { makeFigure, ratioText, timeOnce, type Figure } from './measure.js';
 
 export interface GraphSizes {
   /** Runs of the check and path generation. */
@@ -39,11 +39,7 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
   return (d.user + d.system) / 1000;
 };
 
-const ms = (f: () => void) => {
-  const t = performance.now();
-  f();
-  return performance.now() - t;
-};
+const ms = timeOnce;
 
 /**
  * Part 4: graph work on the shipped machine, with src/mbt's own functions:

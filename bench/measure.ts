@@ -21,6 +21,23 @@ export interface Figure {
 }
 
 /** The median of `xs` (the mean of the middle two for an even count). */
+/**
+ * Milliseconds one call of `fn` takes: a call under the clock's useful
+ * resolution is repeated until 1 ms has passed, so a tiny run never measures
+ * 0 (which would make a speed infinite and a ratio meaningless).
+ */
+export function timeOnce(fn: () => void): number {
+  let reps = 0;
+  const t = performance.now();
+  let elapsed = 0;
+  do {
+    fn();
+    reps++;
+    elapsed = performance.now() - t;
+  } while (elapsed < 1);
+  return elapsed / reps;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
@@ -38,9 +55,7 @@ export function opsPerSecond(fn: () => void, ops: number, runs: number): number[
   fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    out.push((ops / (performance.now() - t)) * 1000);
+    out.push((ops / timeOnce(fn)) * 1000);
   }
   return out;
 }
@@ -52,12 +67,8 @@ export function opsPerSecondPaired(a: () => void, b: () => void, ops: number, ru
   const ra: number[] = [];
   const rb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    a();
-    ra.push((ops / (performance.now() - t)) * 1000);
-    t = performance.now();
-    b();
-    rb.push((ops / (performance.now() - t)) * 1000);
+    ra.push((ops / timeOnce(a)) * 1000);
+    rb.push((ops / timeOnce(b)) * 1000);
   }
   return [ra, rb];
 }
@@ -66,9 +77,7 @@ export function opsPerSecondPaired(a: () => void, b: () => void, ops: number, ru
 export function timesMs(fn: () => void, runs: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    out.push(performance.now() - t);
+    out.push(timeOnce(fn));
   }
   return out;
 }
