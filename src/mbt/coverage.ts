@@ -17,6 +17,8 @@ export interface TransitionInfo {
   /** The state it belongs to, or null for the root's `on`. */
   source: string | null;
   event: string;
+  /** Its position among the transitions of its event (its priority). */
+  index: number;
   guard?: string;
   target?: string;
   description: string;
@@ -34,6 +36,7 @@ export function transitionsOf(def: MachineDefinition): TransitionInfo[] {
           id: `${base}.${event}[${i}]`,
           source,
           event,
+          index: i,
           ...(t.guard !== undefined && { guard: refName(t.guard) }),
           ...(t.target !== undefined && { target: t.target }),
           description: t.description,
@@ -66,8 +69,11 @@ export function resolveTransition(
     for (const t of transitions) {
       if (t.source !== source || t.event !== event.type) continue;
       if (t.guard === undefined) return { taken: t, guards };
-      const impl = guardImplementations[t.guard as keyof typeof guardImplementations];
-      const result = impl(context, event);
+      // An unknown guard (a machine still being edited) never passes.
+      const impl = Object.hasOwn(guardImplementations, t.guard)
+        ? guardImplementations[t.guard as keyof typeof guardImplementations]
+        : undefined;
+      const result = impl ? impl(context, event) : false;
       guards.push({ transition: t, result });
       if (result) return { taken: t, guards };
     }

@@ -1,4 +1,4 @@
-import { guardImplementations } from '../../src/guards.js';
+import { resolveTransition, transitionsOf, type TransitionInfo } from '../../src/mbt/coverage.js';
 import type { MachineDefinition } from '../../src/MachineDefinition.js';
 import type { RecordedCall } from '../../src/RecordingEntry.js';
 import type { SafetyContext } from '../../src/SafetyContext.js';
@@ -8,10 +8,9 @@ import { ANY_STATE, transitionId } from './graphModel.js';
 /*
  * Which transition of the definition a call took. The session does not say
  * (XState does not report it), so this re-runs the statechart's selection
- * rule on the context before the call: the state's own transitions for the
- * event in order, then the root-level ones; the first whose guard passes.
- * The guards are the core's own implementations, so this cannot drift from
- * the machine's rules.
+ * rule on the context before the call (src/mbt's resolveTransition: the
+ * state's own transitions for the event in order, then the root-level ones;
+ * the first whose guard passes, with the core's own guard implementations).
  */
 
 /** The machine event a recorded API call sends, as the session builds it; undefined when it sends none. */
@@ -49,7 +48,8 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
   }
 }
 
-const guards: Record<string, (c: SafetyContext, e: SafetyEvent) => boolean> = guardImplementations;
+// Built once per definition: the Analyzer asks for every entry of a recording.
+const transitionLists = new WeakMap<MachineDefinition, TransitionInfo[]>();
 
 /**
  * The id of the transition `event` takes from `state` with `context` (see
@@ -65,18 +65,9 @@ export function transitionTaken(
   context: SafetyContext,
   event: SafetyEvent,
 ): string | undefined {
-  const levels: [string, MachineDefinition['on']][] = [
-    [state, def.states[state]?.on],
-    [ANY_STATE, def.on],
-  ];
-  for (const [source, on] of levels) {
-    const list = on?.[event.type];
-    if (!list) continue;
-    for (let i = 0; i < list.length; i++) {
-      const guard = list[i]!.guard;
-      const name = guard === undefined ? undefined : typeof guard === 'string' ? guard : guard.type;
-      if (name === undefined || guards[name]?.(context, event)) return transitionId(source, event.type, i);
-    }
-  }
-  return undefined;
+  let transitions = transitionLists.get(def);
+  if (!transitions) transitionLists.set(def, (transitions = transitionsOf(def)));
+  // The same selection rule the QA coverage uses: one implementation of "which transition fires".
+  const taken = resolveTransition(def, state, context, event, transitions).taken;
+  return taken && transitionId(taken.source ?? ANY_STATE, taken.event, taken.index);
 }
