@@ -60,6 +60,7 @@ export type { SessionRecorder } from './RecordingEntry.js';
 export {
   parseRecording,
   parseRecordingLine,
+  recordingLines,
   replayRecording,
   applyCall,
   createMemoryRecorder,
@@ -71,6 +72,7 @@ export type {
   ReplayOptions,
   MemoryRecorder,
   ParseRecordingOptions,
+  RecordingLine,
   CallOutcome,
 } from './recording.js';
 export { createFileRecorder } from './fileRecorder.js';

@@ -52,6 +52,36 @@ export function parseRecordingLine(
   return { ok: true, entry: parsed.data };
 }
 
+/** One non-blank line of a recording's text. */
+export interface RecordingLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line without its newline (and without a trailing `\r`). */
+  raw: string;
+  /** False for a last line with no newline: the one a crash can have cut off. */
+  terminated: boolean;
+  /** Where the next line starts in the text (for progress). */
+  end: number;
+}
+
+/**
+ * The non-blank lines of a JSON Lines text, with their numbers: the one line
+ * loop that every reader of recordings (here, the app's sliced loader) shares.
+ */
+export function* recordingLines(text: string): Generator<RecordingLine> {
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    const terminated = end !== -1;
+    if (!terminated) end = text.length;
+    line += 1;
+    const raw = text.slice(start, end).replace(/\r$/, '');
+    start = end + 1;
+    if (raw.trim() !== '') yield { line, raw, terminated, end: start };
+  }
+}
+
 /**
  * Parses a JSON Lines recording, validating every line. Blank lines are
  * skipped. A last line without its newline that is not valid JSON is a torn
@@ -66,16 +96,7 @@ export function parseRecording(text: string, options: ParseRecordingOptions = {}
   if (typeof text !== 'string')
     throw new TypeError(`parseRecording: expected the recording's text, got ${typeof text}`);
   const entries: RecordingEntry[] = [];
-  let start = 0;
-  let line = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    const terminated = end !== -1;
-    if (!terminated) end = text.length;
-    line += 1;
-    const raw = text.slice(start, end).replace(/\r$/, '');
-    start = end + 1;
-    if (raw.trim() === '') continue;
+  for (const { line, raw, terminated } of recordingLines(text)) {
     const result = parseRecordingLine(raw);
     if (result.ok) {
       entries.push(result.entry);

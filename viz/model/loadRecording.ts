@@ -1,4 +1,4 @@
-import { parseRecordingLine } from '../../src/recording.js';
+import { parseRecordingLine, recordingLines } from '../../src/recording.js';
 import type { RecordingEntry } from '../../src/RecordingEntry.js';
 import { yieldToPage } from './yieldToPage.js';
 
@@ -28,22 +28,14 @@ export interface LoadOptions {
 export async function loadRecordingText(name: string, text: string, options: LoadOptions = {}): Promise<LoadResult> {
   const sliceMs = options.sliceMs ?? 8;
   const entries: RecordingEntry[] = [];
-  let start = 0;
-  let line = 0;
+  let count = 0;
   let sliceStart = performance.now();
-  while (start < text.length) {
-    if (line % 256 === 0 && performance.now() - sliceStart > sliceMs) {
-      options.onProgress?.(start / text.length);
+  for (const { line, raw, terminated, end } of recordingLines(text)) {
+    if (++count % 256 === 0 && performance.now() - sliceStart > sliceMs) {
+      options.onProgress?.(end / text.length);
       await yieldToPage();
       sliceStart = performance.now();
     }
-    let end = text.indexOf('\n', start);
-    const terminated = end !== -1;
-    if (!terminated) end = text.length;
-    line += 1;
-    const raw = text.slice(start, end).replace(/\r$/, '');
-    start = end + 1;
-    if (raw.trim() === '') continue;
     const result = parseRecordingLine(raw);
     if (result.ok) {
       entries.push(result.entry);
