@@ -166,12 +166,19 @@ async function bareParse(page: Page, name: string): Promise<{ fetchMs: number; p
     const f0 = performance.now();
     const text = await (await fetch(`/api/recordings/${encodeURIComponent(name)}`)).text();
     const fetchMs = performance.now() - f0;
-    const t0 = performance.now();
+    // The page's clock is coarsened (about 0.1 ms): a tiny text is parsed again until 1 ms has passed.
+    const lines = text.split('\n');
     let n = 0;
-    for (const line of text.split('\n')) if (line) n += JSON.parse(line) ? 1 : 0;
-    const ms = performance.now() - t0;
+    let reps = 0;
+    const t0 = performance.now();
+    let ms = 0;
+    do {
+      for (const line of lines) if (line) n += JSON.parse(line) ? 1 : 0;
+      reps++;
+      ms = performance.now() - t0;
+    } while (ms < 1);
     if (n === 0) throw new Error('no lines');
-    return { fetchMs, parseMs: ms };
+    return { fetchMs, parseMs: ms / reps };
   }, name);
 }
 
