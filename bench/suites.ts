@@ -26,7 +26,7 @@ export const FULL_SIZES: BenchSizes = {
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
 export const TINY_SIZES: BenchSizes = {
   gate: { cycles: 50, runs: 2 },
-  atRest: { sessions: 200, heapRuns: 2, restores: 20, runs: 2 },
+  atRest: { sessions: 5_000, heapRuns: 2, restores: 20, runs: 2 },
   replay: { events: 2_000, runs: 2 },
   graph: { runs: 2, mutationRuns: 2, simpleDepth: 2, mutants: 2 },
   app: { events: 300, runs: 2, steps: 3 },

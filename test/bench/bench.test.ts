@@ -78,7 +78,9 @@ describe('npm run bench (tiny sizes)', () => {
       if (f.better === 'higher') expect(f.baseline, `${f.name} is a speed: it needs a baseline`).toBeDefined();
       if (!f.baseline) continue;
       const b = f.baseline;
-      expect(Number.isFinite(b.median) && b.median > 0).toBe(true);
+      expect(Number.isFinite(b.median) && b.median > 0, `${f.suite} / ${f.name}: baseline ${JSON.stringify(b)}`).toBe(
+        true,
+      );
       expect(b.min).toBeLessThanOrEqual(b.median);
       expect(b.median).toBeLessThanOrEqual(b.max);
       const expected = f.better === 'higher' ? b.median / f.median : f.median / b.median;
