@@ -1,10 +1,12 @@
+import { createReadStream } from 'node:fs';
+import { replayRecordingStream } from '../src/recording.js';
 import { forEachLine } from './forEachLine.js';
-import { replayRecordingFile } from './streamReplay.js';
 
 /*
  * One streamed pass over a recording file, in a process of its own so its
- * peak RSS is its own: `replay` (parseRecordingLine + the streaming replayer)
- * or `json` (bare JSON.parse of the same lines, the baseline). Prints one JSON
+ * peak RSS is its own: `replay` (the library's `replayRecordingStream`) or
+ * `json` (bare JSON.parse of the same lines, read by the same line loop: the
+ * baseline). Prints one JSON
  * line: events, milliseconds, peak RSS and RSS samples along the stream.
  *
  *   node --import tsx bench/replayChild.ts replay|json FILE
@@ -41,12 +43,12 @@ async function main() {
     });
     void sink;
   } else {
-    const result = await replayRecordingFile(path, {
+    const result = await replayRecordingStream(createReadStream(path, { highWaterMark: 1 << 20 }), {
       onEntry: (n: number) => {
         if (n === tenth) rssAtTenth = process.memoryUsage.rss();
       },
     });
-    events = result.events;
+    events = result.count;
     divergences = result.divergenceCount;
   }
   const ms = performance.now() - t;

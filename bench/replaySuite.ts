@@ -39,9 +39,9 @@ function pass(mode: 'replay' | 'json', path: string, events: number): Promise<Pa
 /**
  * Part 3: replay. Generates an `events`-entry recording into a temp file
  * (several interleaved sessions, a realistic mix of calls), then streams it
- * line by line through `parseRecordingLine` and the streaming replayer, and
- * through bare `JSON.parse` as the baseline, each pass in a fresh process:
- * events per second and the pass's peak RSS.
+ * through `replayRecordingStream`, and line by line through bare
+ * `JSON.parse` as the baseline, each pass in a fresh process: events per
+ * second and the pass's peak RSS.
  */
 export async function replayFigures({ events = 1_000_000, runs = 3 }: Partial<ReplaySizes> = {}): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'assistant-safety-bench-'));
@@ -69,7 +69,7 @@ export async function replayFigures({ events = 1_000_000, runs = 3 }: Partial<Re
     return [
       makeFigure({
         suite: 'replay',
-        name: 'parseRecordingLine + replay, streamed',
+        name: 'replayRecordingStream of a file',
         unit: 'events/s',
         better: 'higher',
         runs: replays.map(rate),

@@ -62,6 +62,8 @@ export {
   parseRecordingLine,
   recordingLines,
   replayRecording,
+  replayRecordingStream,
+  createRecordingReplayer,
   applyCall,
   createMemoryRecorder,
   RecordingParseError,
@@ -74,6 +76,11 @@ export type {
   ParseRecordingOptions,
   RecordingLine,
   CallOutcome,
+  RecordingReplayer,
+  RecordingReplayerOptions,
+  ReplayStreamOptions,
+  ReplayStreamResult,
+  RecordingChunk,
 } from './recording.js';
 export { createFileRecorder } from './fileRecorder.js';
 export type { FileRecorder, FileRecorderOptions } from './fileRecorder.js';

@@ -1,6 +1,13 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
 import { formatPath } from './MachineDefinition.js';
-import { RecordingEntry, summariseContext, type RecordedCall, type Decision } from './RecordingEntry.js';
+import {
+  RecordingEntry,
+  summariseContext,
+  type ContextSummary,
+  type Decision,
+  type RecordedCall,
+} from './RecordingEntry.js';
+import type { SafetyContext } from './SafetyContext.js';
 import { createSafetySession, restoreSafetySession, type SafetySession } from './SafetySession.js';
 import type { BlockReasonCode, SessionState } from './toolKind.js';
 
@@ -97,26 +104,41 @@ export function parseRecording(text: string, options: ParseRecordingOptions = {}
     throw new TypeError(`parseRecording: expected the recording's text, got ${typeof text}`);
   const entries: RecordingEntry[] = [];
   for (const { line, raw, terminated } of recordingLines(text)) {
-    const result = parseRecordingLine(raw);
-    if (result.ok) {
-      entries.push(result.entry);
-      continue;
-    }
-    if (!terminated && !result.json) {
-      if (options.allowTornTail) {
-        options.onTornTail?.(line);
-        return entries;
-      }
-      throw new RecordingParseError(
-        `line ${line}: incomplete last line (torn write, likely a crash while recording); the ${entries.length} complete lines before it are valid`,
-        line,
-        true,
-        entries,
-      );
-    }
-    throw new RecordingParseError(`line ${line}: ${result.message}`, line, false, entries);
+    const entry = readLine(raw, line, terminated, entries.length, options, entries);
+    if (entry === undefined) return entries; // a torn tail, skipped as asked
+    entries.push(entry);
   }
   return entries;
+}
+
+/**
+ * The judgement of one non-blank line that every reader shares: the entry;
+ * `undefined` for a torn last line that `allowTornTail` skips; or a
+ * {@link RecordingParseError} naming the line (`before` entries were valid).
+ */
+function readLine(
+  raw: string,
+  line: number,
+  terminated: boolean,
+  before: number,
+  options: ParseRecordingOptions,
+  kept: RecordingEntry[],
+): RecordingEntry | undefined {
+  const result = parseRecordingLine(raw);
+  if (result.ok) return result.entry;
+  if (!terminated && !result.json) {
+    if (options.allowTornTail) {
+      options.onTornTail?.(line);
+      return undefined;
+    }
+    throw new RecordingParseError(
+      `line ${line}: incomplete last line (torn write, likely a crash while recording); the ${before} complete lines before it are valid`,
+      line,
+      true,
+      kept,
+    );
+  }
+  throw new RecordingParseError(`line ${line}: ${result.message}`, line, false, kept);
 }
 
 /** Where a replay did something other than what was recorded. */
@@ -203,77 +225,320 @@ export function applyCall(session: SafetySession, call: RecordedCall): CallOutco
   }
 }
 
-const sameJSON = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether a session's context is what a recorded summary says: the test of
+ * `summariseContext(context)` against the summary, field by field, without
+ * building the summary (the replay's hot path builds one only on a divergence).
+ */
+function contextMatches(c: Readonly<SafetyContext>, s: ContextSummary): boolean {
+  if (
+    c.wroteThisEpisode !== s.wroteThisEpisode ||
+    c.readAfterWrite !== s.readAfterWrite ||
+    c.consecutiveVerifyBlocks !== s.consecutiveVerifyBlocks ||
+    c.writeEpoch !== s.writeEpoch ||
+    c.lastWriteTool !== s.lastWriteTool ||
+    c.lastWriteAt !== s.lastWriteAt ||
+    c.lastReadTool !== s.lastReadTool ||
+    c.lastReadAt !== s.lastReadAt ||
+    c.pendingRecoveries.length !== s.pendingRecoveries
+  )
+    return false;
+  // inFlight and inFlightWrite, as summariseContext counts and finds them (the first write in the calls' order).
+  let inFlight = 0;
+  let writeId: string | undefined;
+  for (const id in c.calls) {
+    inFlight++;
+    if (writeId === undefined && c.calls[id]!.kind === 'write') writeId = id;
+  }
+  if (inFlight !== s.inFlight) return false;
+  const w = s.inFlightWrite;
+  if (writeId === undefined || w === null) return writeId === undefined && w === null;
+  const call = c.calls[writeId]!;
+  return w.id === writeId && w.tool === call.tool && w.startedAt === call.startedAt;
+}
+
+export interface RecordingReplayerOptions extends ReplayOptions {
+  /**
+   * How many divergences to keep in the result; every one is counted in
+   * `divergenceCount` and passed to `onDivergence`. Default 1000, so memory
+   * stays bounded even when every entry diverges.
+   */
+  keepDivergences?: number;
+  /** Told of every divergence as it is found, with the entry it is about. */
+  onDivergence?: (divergence: Divergence, entry: RecordingEntry) => void;
+}
+
+/** Replays entries one at a time, as they arrive: see {@link createRecordingReplayer}. */
+export interface RecordingReplayer {
+  /** Replays the next entry. */
+  push(entry: RecordingEntry): void;
+  /** Entries replayed so far. */
+  readonly count: number;
+  /** Divergences found so far, all of them (the result keeps the first `keepDivergences`). */
+  readonly divergenceCount: number;
+  /** The replay so far, as {@link replayRecording} reports it. */
+  result(): ReplayResult;
+}
+
+/**
+ * The replayer behind {@link replayRecording} and
+ * {@link replayRecordingStream}, for entries that arrive one at a time (a
+ * live feed, a reader of your own): each `push` runs the entry through the
+ * current machine (or `options.machine`) with the recorded clock, one real
+ * session per recorded session, and notes its divergences. Memory grows with
+ * the number of recorded sessions and kept divergences, not with the entries.
+ *
+ * @example
+ * const replayer = createRecordingReplayer({ onDivergence: (d) => console.log(d) });
+ * for (const entry of entries) replayer.push(entry);
+ * replayer.result().final; // 'RESOLVING'
+ */
+export function createRecordingReplayer(options: RecordingReplayerOptions = {}): RecordingReplayer {
+  const keep = options.keepDivergences ?? 1000;
+  const { machine, onDivergence } = options;
+  let clock = 0;
+  const now = () => clock;
+  const sessions = new Map<string, SafetySession>();
+  const divergences: Divergence[] = [];
+  let divergenceCount = 0;
+  let last: SafetySession | undefined;
+  let index = -1;
+
+  // Nothing is allocated per entry unless it diverges: this is the loop a million-entry replay runs.
+  const diverge = (entry: RecordingEntry, field: Divergence['field'], recorded: unknown, actual: unknown) => {
+    divergenceCount++;
+    const d: Divergence = { index, session: entry.session, seq: entry.seq, field, recorded, actual };
+    if (divergences.length < keep) divergences.push(d);
+    onDivergence?.(d, entry);
+  };
+  const sessionOptions = (id: string) => (machine ? { id, now, machine } : { id, now });
+
+  const push = (entry: RecordingEntry) => {
+    index++;
+    clock = entry.at;
+    const call = entry.call;
+    if (call.type === 'create' || call.type === 'restore') {
+      let session: SafetySession;
+      if (call.type === 'create') session = createSafetySession({ ...sessionOptions(entry.session), ...call.config });
+      else {
+        try {
+          session = restoreSafetySession(call.snapshot, sessionOptions(entry.session));
+        } catch (e) {
+          diverge(entry, 'error', null, (e as Error).message);
+          return;
+        }
+      }
+      sessions.set(entry.session, session);
+      last = session;
+      if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
+      return;
+    }
+    let session = sessions.get(entry.session);
+    if (session === undefined) {
+      // A recording that starts mid-session (a cut file): replay from a fresh default session.
+      session = createSafetySession(sessionOptions(entry.session));
+      sessions.set(entry.session, session);
+    }
+    last = session;
+    if (session.state !== entry.before) diverge(entry, 'before', entry.before, session.state);
+    let outcome: CallOutcome;
+    try {
+      outcome = applyCall(session, call);
+    } catch (e) {
+      diverge(entry, 'error', null, (e as Error).message);
+      return;
+    }
+    if (outcome.decision !== entry.decision) diverge(entry, 'decision', entry.decision, outcome.decision);
+    if (outcome.reasonCode !== entry.reasonCode) diverge(entry, 'reasonCode', entry.reasonCode, outcome.reasonCode);
+    if (outcome.result !== entry.result) diverge(entry, 'result', entry.result, outcome.result);
+    if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
+    if (!contextMatches(session.context, entry.context))
+      diverge(entry, 'context', entry.context, summariseContext(session.context));
+  };
+
+  return {
+    push,
+    get count() {
+      return index + 1;
+    },
+    get divergenceCount() {
+      return divergenceCount;
+    },
+    result: () => ({
+      final: last?.state ?? 'RESOLVING',
+      sessions: Object.fromEntries([...sessions].map(([id, s]) => [id, s.state])),
+      divergences: [...divergences],
+    }),
+  };
+}
 
 /**
  * Runs recorded entries through the current machine (or `options.machine`),
  * one real session per recorded session, with the recorded clock, and lists
  * every divergence: where the recorded decision, reason, state, result or
- * context differs from what the machine does now.
+ * context differs from what the machine does now. For a recording too long to
+ * hold in memory, stream it with {@link replayRecordingStream}.
  *
  * @example
  * const { final, divergences } = replayRecording(parseRecording(text));
  * if (divergences.length) console.log('the machine changed behaviour', divergences[0]);
  */
 export function replayRecording(entries: RecordingEntry[], options: ReplayOptions = {}): ReplayResult {
-  let clock = 0;
-  const now = () => clock;
-  const sessions = new Map<string, SafetySession>();
-  const divergences: Divergence[] = [];
-  let last: SafetySession | undefined;
+  const replayer = createRecordingReplayer({ ...options, keepDivergences: Infinity });
+  for (const entry of entries) replayer.push(entry);
+  return replayer.result();
+}
 
-  entries.forEach((entry, index) => {
-    clock = entry.at;
-    const diverge = (field: Divergence['field'], recorded: unknown, actual: unknown) =>
-      divergences.push({ index, session: entry.session, seq: entry.seq, field, recorded, actual });
-    const base = { id: entry.session, now, ...(options.machine && { machine: options.machine }) };
+/** Text of a recording as it arrives: strings, or UTF-8 bytes (a Node `Buffer`, a web stream's `Uint8Array`). */
+export type RecordingChunk = string | Uint8Array;
 
-    if (entry.call.type === 'create') {
-      const session = createSafetySession({ ...base, ...entry.call.config });
-      sessions.set(entry.session, session);
-      last = session;
-      if (session.state !== entry.after) diverge('after', entry.after, session.state);
-      return;
-    }
-    if (entry.call.type === 'restore') {
-      try {
-        const session = restoreSafetySession(entry.call.snapshot, base);
-        sessions.set(entry.session, session);
-        last = session;
-        if (session.state !== entry.after) diverge('after', entry.after, session.state);
-      } catch (e) {
-        diverge('error', null, (e as Error).message);
+/**
+ * Calls `onLine` for every line of text arriving in chunks (cut anywhere, even
+ * inside a line or a UTF-8 character), with its 1-based number, without its
+ * `\n` or `\r\n`; `terminated` is false for a last line with no newline.
+ * Holds one chunk and the partial line after it. Byte chunks are cut on the
+ * newline byte (never part of a multi-byte character) and decoded a run of
+ * whole lines at a time.
+ */
+export async function forEachChunkLine(
+  source: AsyncIterable<RecordingChunk> | Iterable<RecordingChunk>,
+  onLine: (raw: string, line: number, terminated: boolean) => void,
+): Promise<number> {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // keep a BOM, as reading the file whole would
+  let n = 0;
+  // Every line of `text`; the last one only if `final` (otherwise it is returned, to be continued).
+  const lines = (text: string, final: boolean): string => {
+    let start = 0;
+    for (;;) {
+      const end = text.indexOf('\n', start);
+      if (end === -1) {
+        if (!final) return text.slice(start);
+        if (start < text.length) onLine(stripCR(text, start, text.length), ++n, false);
+        return '';
       }
-      return;
+      onLine(stripCR(text, start, end), ++n, true);
+      start = end + 1;
     }
-    let session = sessions.get(entry.session);
-    if (!session) {
-      // A recording that starts mid-session (a cut file): replay from a fresh default session.
-      session = createSafetySession(base);
-      sessions.set(entry.session, session);
-    }
-    last = session;
-    if (session.state !== entry.before) diverge('before', entry.before, session.state);
-    let outcome: CallOutcome;
-    try {
-      outcome = applyCall(session, entry.call);
-    } catch (e) {
-      diverge('error', null, (e as Error).message);
-      return;
-    }
-    if (outcome.decision !== entry.decision) diverge('decision', entry.decision, outcome.decision);
-    if (outcome.reasonCode !== entry.reasonCode) diverge('reasonCode', entry.reasonCode, outcome.reasonCode);
-    if (outcome.result !== entry.result) diverge('result', entry.result, outcome.result);
-    if (session.state !== entry.after) diverge('after', entry.after, session.state);
-    const summary = summariseContext(session.context);
-    if (!sameJSON(summary, entry.context)) diverge('context', entry.context, summary);
-  });
-
-  return {
-    final: last?.state ?? 'RESOLVING',
-    sessions: Object.fromEntries([...sessions].map(([id, s]) => [id, s.state])),
-    divergences,
   };
+  let pendingText = '';
+  let pendingBytes: Uint8Array | undefined;
+  for await (const chunk of source) {
+    if (typeof chunk === 'string') {
+      if (pendingBytes) {
+        pendingText = decoder.decode(pendingBytes);
+        pendingBytes = undefined;
+      }
+      pendingText = lines(pendingText === '' ? chunk : pendingText + chunk, false);
+      continue;
+    }
+    if (!(chunk instanceof Uint8Array))
+      throw new TypeError(`expected the recording's text as strings or bytes, got ${typeof chunk}`);
+    let from = 0;
+    if (pendingText !== '') {
+      pendingBytes = new TextEncoder().encode(pendingText);
+      pendingText = '';
+    }
+    if (pendingBytes) {
+      // Finish the partial line with the bytes up to this chunk's first newline (the chunk itself is not copied).
+      const first = chunk.indexOf(10);
+      if (first === -1) {
+        pendingBytes = concatBytes(pendingBytes, chunk);
+        continue;
+      }
+      lines(decoder.decode(concatBytes(pendingBytes, chunk.subarray(0, first + 1))), false);
+      pendingBytes = undefined;
+      from = first + 1;
+    }
+    const last = chunk.lastIndexOf(10);
+    if (last >= from) {
+      // Every line up to the chunk's last newline, decoded in one go.
+      lines(decoder.decode(chunk.subarray(from, last + 1)), false);
+      from = last + 1;
+    }
+    if (from < chunk.length) pendingBytes = chunk.slice(from); // a copy: the source may reuse its buffer
+  }
+  lines(pendingBytes ? decoder.decode(pendingBytes) : pendingText, true);
+  return n;
+}
+
+function stripCR(text: string, start: number, end: number): string {
+  return end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+export interface ReplayStreamOptions extends RecordingReplayerOptions, ParseRecordingOptions {
+  /** Called after each entry is replayed, with the count so far (progress). */
+  onEntry?: (count: number) => void;
+}
+
+/** What {@link replayRecordingStream} found. */
+export interface ReplayStreamResult extends ReplayResult {
+  /** Entries replayed. */
+  count: number;
+  /** Every divergence found (`divergences` keeps the first `keepDivergences`). */
+  divergenceCount: number;
+  /** 1-based number of the torn last line that `allowTornTail` skipped. */
+  tornLine?: number;
+}
+
+/**
+ * Replays a JSON Lines recording as it streams in: a file read stream, stdin,
+ * a `fetch` body, or any (async) iterable of chunks of its text, strings or
+ * UTF-8 bytes, cut anywhere (chunks, not lines). Each line is validated as
+ * {@link parseRecording} does and replayed as {@link replayRecording} does,
+ * then dropped, so memory stays flat however long the recording is (it grows
+ * with the number of recorded sessions, and the kept divergences). Blank
+ * lines are skipped; a torn last line throws, or with `allowTornTail` is
+ * skipped and reported in `tornLine`.
+ *
+ * @throws {RecordingParseError} naming the line number and the field for a
+ * malformed line (its `entries` is empty: a stream keeps none); the entries
+ * before it have been replayed.
+ * @example
+ * import { createReadStream } from 'node:fs';
+ * const result = await replayRecordingStream(createReadStream('recordings/demo.jsonl'));
+ * console.log(`${result.count} entries, ${result.divergenceCount} divergences`);
+ */
+export async function replayRecordingStream(
+  source: AsyncIterable<RecordingChunk> | Iterable<RecordingChunk>,
+  options: ReplayStreamOptions = {},
+): Promise<ReplayStreamResult> {
+  const replayer = createRecordingReplayer(options);
+  const { onEntry } = options;
+  let tornLine: number | undefined;
+  const parseOptions: ParseRecordingOptions = {
+    allowTornTail: options.allowTornTail ?? false,
+    onTornTail: (line) => {
+      tornLine = line;
+      options.onTornTail?.(line);
+    },
+  };
+  const none: RecordingEntry[] = [];
+  await forEachChunkLine(source, (raw, line, terminated) => {
+    if (isBlank(raw)) return;
+    const entry = readLine(raw, line, terminated, replayer.count, parseOptions, none);
+    if (entry === undefined) return;
+    replayer.push(entry);
+    if (onEntry) onEntry(replayer.count);
+  });
+  const result: ReplayStreamResult = {
+    ...replayer.result(),
+    count: replayer.count,
+    divergenceCount: replayer.divergenceCount,
+  };
+  if (tornLine !== undefined) result.tornLine = tornLine;
+  return result;
+}
+
+/** `raw.trim() === ''` without building a string for the usual line, which starts with `{`. */
+function isBlank(raw: string): boolean {
+  return raw.length === 0 || (raw.charCodeAt(0) !== 123 && raw.trim() === '');
 }
 
 /** A recorder that keeps entries in memory. */

@@ -1,73 +1,113 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { RecordingParseError, parseRecording, replayRecording } from '../recording.js';
-import type { RecordingEntry } from '../RecordingEntry.js';
+import { RecordingParseError, replayRecordingStream, type Divergence } from '../recording.js';
+import type { RecordedCallType } from '../RecordingEntry.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from './packageRoot.js';
 
+const DEFAULT_MAX_DIVERGENCES = 1000;
+
+/** A failure to read the recording file (as opposed to a bad line in it). */
+class ReadFailure extends Error {}
+
+/** The file's chunks, with read errors (EISDIR, EIO...) told apart from bad lines. */
+async function* chunksOf(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    for await (const chunk of stream) yield chunk;
+  } catch (e) {
+    throw new ReadFailure((e as Error).message);
+  }
+}
+
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a recording against the machine and list divergences',
-  usage: `assistant-safety replay FILE [--machine FILE] [--json]
+  usage: `assistant-safety replay FILE [--machine FILE] [--json] [--max-divergences N]
 
 Replays a JSON Lines recording through machines/assistant-safety.json as it is
 now (or --machine FILE) and
 prints a summary and every divergence: where the recorded decision, state or
-context differs from what the machine does now.
+context differs from what the machine does now. The file is streamed, so a
+recording of any length replays in flat memory; the first N divergences are
+listed (default ${DEFAULT_MAX_DIVERGENCES}) and all of them counted.
 
 Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { machine: { type: 'string' }, json: { type: 'boolean' } },
+      options: { machine: { type: 'string' }, json: { type: 'boolean' }, 'max-divergences': { type: 'string' } },
     });
     if (positionals.length !== 1) throw new UsageError('replay takes exactly one recording file');
     const file = positionals[0]!;
-    let text: string;
+    const maxText = values['max-divergences'];
+    const max = maxText === undefined ? DEFAULT_MAX_DIVERGENCES : Number(maxText);
+    if (!Number.isSafeInteger(max) || max < 0)
+      throw new UsageError(`--max-divergences takes a whole number ≥ 0, got "${maxText}"`);
+    let handle;
     try {
-      text = readFileSync(file, 'utf8');
+      handle = await open(file, 'r');
     } catch (e) {
       io.err(`replay: cannot read ${file}: ${(e as Error).message}`);
       return 2;
     }
-    // The machine file is read now, not the copy built into dist/: an edited machine needs no rebuild.
-    const machine = loadMachineFile(values.machine ?? defaultMachinePath(), io);
-    if (machine === null) return 2;
-
-    let entries: RecordingEntry[];
-    let torn: number | undefined;
+    const stream = handle.createReadStream({ highWaterMark: 1 << 20 });
     try {
-      entries = parseRecording(text, { allowTornTail: true, onTornTail: (line) => (torn = line) });
-    } catch (e) {
-      if (e instanceof RecordingParseError) {
-        io.err(`replay: ${file}: ${e.message}`);
-        return 2;
+      // The machine file is read now, not the copy built into dist/: an edited machine needs no rebuild.
+      const machine = loadMachineFile(values.machine ?? defaultMachinePath(), io);
+      if (machine === null) return 2;
+
+      const callTypes: RecordedCallType[] = []; // of the listed divergences: the stream keeps no entry
+      let result;
+      try {
+        result = await replayRecordingStream(chunksOf(stream), {
+          machine,
+          allowTornTail: true,
+          keepDivergences: max,
+          onDivergence: (_d: Divergence, entry) => {
+            if (callTypes.length < max) callTypes.push(entry.call.type);
+          },
+        });
+      } catch (e) {
+        if (e instanceof RecordingParseError) {
+          io.err(`replay: ${file}: ${e.message}`);
+          return 2;
+        }
+        if (e instanceof ReadFailure) {
+          io.err(`replay: cannot read ${file}: ${e.message}`);
+          return 2;
+        }
+        throw e;
       }
-      throw e;
-    }
-    const result = replayRecording(entries, { machine });
-    if (values.json) {
-      io.out(JSON.stringify({ file, entries: entries.length, tornLine: torn ?? null, ...result }, null, 2));
-    } else {
-      const sessions = Object.entries(result.sessions);
-      io.out(`${file}: ${entries.length} entries, ${sessions.length} session${sessions.length === 1 ? '' : 's'}`);
-      for (const [id, state] of sessions) io.out(`  session ${id}: ends in ${state}`);
-      if (torn !== undefined)
-        io.out(`warning: line ${torn} is torn (cut off mid-write); replayed the complete lines before it`);
-      if (result.divergences.length === 0)
-        io.out('no divergence: the machine makes every recorded decision the same way');
-      else {
-        io.out(`${result.divergences.length} divergence${result.divergences.length === 1 ? '' : 's'}:`);
-        for (const d of result.divergences) {
-          const entry = entries[d.index]!;
-          io.out(
-            `  entry ${d.index + 1} (session ${d.session} #${d.seq}, ${entry.call.type}): ${d.field} recorded ${JSON.stringify(d.recorded)}, now ${JSON.stringify(d.actual)}`,
+      const { count, tornLine, divergenceCount, ...replay } = result;
+      if (values.json) {
+        io.out(
+          JSON.stringify({ file, entries: count, tornLine: tornLine ?? null, ...replay, divergenceCount }, null, 2),
+        );
+      } else {
+        const sessions = Object.entries(result.sessions);
+        io.out(`${file}: ${count} entries, ${sessions.length} session${sessions.length === 1 ? '' : 's'}`);
+        for (const [id, state] of sessions) io.out(`  session ${id}: ends in ${state}`);
+        if (tornLine !== undefined)
+          io.out(`warning: line ${tornLine} is torn (cut off mid-write); replayed the complete lines before it`);
+        if (divergenceCount === 0) io.out('no divergence: the machine makes every recorded decision the same way');
+        else {
+          io.out(`${divergenceCount} divergence${divergenceCount === 1 ? '' : 's'}:`);
+          result.divergences.forEach((d, i) =>
+            io.out(
+              `  entry ${d.index + 1} (session ${d.session} #${d.seq}, ${callTypes[i]}): ${d.field} recorded ${JSON.stringify(d.recorded)}, now ${JSON.stringify(d.actual)}`,
+            ),
           );
+          const unlisted = divergenceCount - result.divergences.length;
+          if (unlisted > 0) io.out(`  ... and ${unlisted} more (--max-divergences N lists more)`);
         }
       }
+      return divergenceCount > 0 || tornLine !== undefined ? 1 : 0;
+    } finally {
+      stream.destroy();
+      await handle.close().catch(() => undefined);
     }
-    return result.divergences.length > 0 || torn !== undefined ? 1 : 0;
   },
 };

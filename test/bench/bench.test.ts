@@ -133,26 +133,6 @@ describe('figures', () => {
   });
 });
 
-describe('the streaming replayer', () => {
-  it('finds what replayRecording finds, divergences included', async () => {
-    const { recordTemplate } = await import('../../bench/generateRecording.js');
-    const { createStreamReplayer } = await import('../../bench/streamReplay.js');
-    const { replayRecording } = await import('../../src/recording.js');
-    const entries = recordTemplate(3000, 4, 11);
-    // Two edited entries: a decision and a context the machine does not produce.
-    const i = entries.findIndex((e) => e.decision === 'blocked');
-    const j = entries.findIndex((e, k) => k > i && e.call.type === 'endToolCall' && e.decision === 'applied');
-    entries[i] = { ...entries[i]!, decision: 'allowed' };
-    entries[j] = { ...entries[j]!, context: { ...entries[j]!.context, writeEpoch: 99 } };
-    const expected = replayRecording(entries);
-    const replayer = createStreamReplayer();
-    for (const e of entries) replayer.push(e);
-    expect(expected.divergences.length).toBeGreaterThanOrEqual(2);
-    expect(replayer.result()).toEqual(expected);
-    expect(replayer.divergenceCount).toBe(expected.divergences.length);
-  });
-});
-
 describe('forEachLine', () => {
   it('gives every line once, in order, whatever the chunk size, multi-byte characters across chunks included', async () => {
     const { writeFileSync } = await import('node:fs');

@@ -83,6 +83,30 @@ describe('assistant-safety CLI', () => {
     expect(r.err).toMatch(/invalid machine definition/);
   });
 
+  it('should list the first --max-divergences divergences and count the rest', async () => {
+    const { path, dir } = recordingFile();
+    const def = JSON.parse(readFileSync('machines/assistant-safety.json', 'utf8'));
+    def.states.WRITING.on.BEGIN_CALL = [];
+    const machine = join(dir, 'm.json');
+    writeFileSync(machine, JSON.stringify(def));
+    const all = await run('replay', path, '--machine', machine, '--json');
+    const { divergenceCount } = JSON.parse(all.out);
+    expect(divergenceCount).toBeGreaterThan(1);
+    const r = await run('replay', path, '--machine', machine, '--max-divergences', '1');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`${divergenceCount} divergences:`);
+    expect(r.out).toMatch(/beginToolCall\): decision recorded "blocked", now "allowed"/);
+    expect(r.out).toContain(`... and ${divergenceCount - 1} more`);
+    expect((await run('replay', path, '--max-divergences', 'lots')).code).toBe(2);
+  });
+
+  it('should exit 2 when the recording cannot be read', async () => {
+    const { dir } = recordingFile();
+    const r = await run('replay', dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot read/);
+  });
+
   it('should replay the complete lines of a torn recording, warn, and exit 1', async () => {
     const full = recordingFile().text;
     const { path } = recordingFile(full.slice(0, -30));
