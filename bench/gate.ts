@@ -1,3 +1,4 @@
+import { assign, createActor, setup } from 'xstate';
 import { createSafetySession } from '../src/SafetySession.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { makeFigure, ratioText, opsPerSecondPaired, type Figure } from './measure.js';
@@ -89,6 +90,36 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
     }
   };
 
+  // The least any gate whose rules XState executes can cost: a toy machine, one
+  // state, a context as wide as the session's, each event one assign and nothing
+  // else. Two events per pair, as a lifecycle pair sends. A reference, not a product path.
+  const toy = setup({ types: { events: {} as { type: 'E'; at: number } } }).createMachine({
+    context: {
+      n: 0,
+      at: 0,
+      a: false,
+      b: false,
+      c: 0,
+      d: null,
+      e: null,
+      f: null,
+      g: null,
+      h: 0,
+      i: {},
+      j: [],
+      k: 0,
+      l: 0,
+    },
+    on: { E: { actions: assign({ n: ({ context }) => context.n + 1, at: ({ event }) => event.at }) } },
+  });
+  const floor = () => {
+    const actor = createActor(toy).start();
+    for (let i = 0; i < ops; i++) {
+      actor.send({ type: 'E', at: t++ });
+      actor.send({ type: 'E', at: t++ });
+    }
+  };
+
   const figure = (name: string, subject: number[], base: number[]): Figure =>
     makeFigure({
       suite: 'gate',
@@ -106,5 +137,22 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
 
   const [lc, lcBase] = opsPerSecondPaired(lifecycle, lifecycleReducer, ops, runs);
   const [cp, cpBase] = opsPerSecondPaired(compat, compatReducer, cycles * COMPAT_PAIRS, runs);
-  return [figure('beginToolCall + endToolCall', lc, lcBase), figure('canExecuteTool + onToolSuccess', cp, cpBase)];
+  const [fl, flBase] = opsPerSecondPaired(floor, lifecycleReducer, ops, runs);
+  return [
+    figure('beginToolCall + endToolCall', lc, lcBase),
+    figure('canExecuteTool + onToolSuccess', cp, cpBase),
+    makeFigure({
+      suite: 'gate',
+      name: 'XState floor: 2 sends, one assign each (toy machine)',
+      unit: 'pairs/s',
+      better: 'higher',
+      runs: fl,
+      baseline: {
+        name: 'hand-written reducer, same semantics',
+        runs: flBase,
+        describe: (ratio) => ratioText(ratio, 'slower'),
+      },
+      note: 'reference: the least a gate executed by XState costs here; no target',
+    }),
+  ];
 }

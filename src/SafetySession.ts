@@ -365,6 +365,13 @@ class Session implements SafetySession {
 
   private send(event: SafetyEvent): { before: Snapshot; after: Snapshot } {
     const before = this.snap;
+    // Most checks are allowed, and an allowed check takes no transition. XState's own
+    // `can` (transition selection and guards, no microstep, no snapshot) says so for a
+    // quarter of a full send: when it says no transition would run, sending would
+    // leave the snapshot as it is, so the session skips the send.
+    if ((event.type === 'CHECK_TOOL' || event.type === 'CHECK_FINAL_ANSWER') && !before.can(event)) {
+      return { before, after: before };
+    }
     this.actor.send(event);
     const after = this.actor.getSnapshot();
     if (after.status === 'error')

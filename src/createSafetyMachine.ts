@@ -22,14 +22,39 @@ const guards = Object.fromEntries(
   ]),
 );
 
+type Patch = (c: SafetyContext, e: SafetyEvent, p: unknown) => Partial<SafetyContext>;
+const patches = actionImplementations as Record<string, { run: Patch }>;
+
 const actions = Object.fromEntries(
-  Object.entries(actionImplementations).map(([name, impl]) => [
+  Object.entries(patches).map(([name, impl]) => [
     name,
     assign(({ context, event }: { context: SafetyContext; event: SafetyEvent }, params: unknown) =>
-      (impl.run as (c: SafetyContext, e: SafetyEvent, p: unknown) => Partial<SafetyContext>)(context, event, params),
+      impl.run(context, event, params),
     ),
   ]),
 );
+
+/** The one XState action a transition with several named actions is bound to (see {@link applyActions}). */
+const APPLY_ACTIONS = 'applyActions';
+
+/**
+ * A transition's named actions run as one `assign`: XState rebuilds the whole
+ * snapshot (context, state value, tags) for every assign, so a transition with
+ * three named actions paid for three snapshots (the gate benchmark measured
+ * about a fifth of the time per call going to it). The steps run in the order
+ * the JSON lists them, each seeing the context the one before produced, as
+ * separate assigns would. The JSON, the editor and the checker still see the
+ * named actions; only XState's inspection shows them as this one action with
+ * the steps as its params. The name cannot clash: machine JSON may only name
+ * registered actions, and this is not one.
+ */
+const applyActions = assign(({ context, event }: { context: SafetyContext; event: SafetyEvent }, params: unknown) => {
+  let next = context;
+  for (const step of (params as { steps: readonly { type: string; params?: unknown }[] }).steps) {
+    next = { ...next, ...patches[step.type]!.run(next, event, step.params) };
+  }
+  return next;
+});
 
 /** The implementations bound once: every machine built from JSON shares them. */
 const safetySetup = setup({
@@ -39,7 +64,7 @@ const safetySetup = setup({
     input: {} as SafetyMachineInput,
   },
   guards: guards as Record<string, () => boolean>,
-  actions: actions as Record<string, never>,
+  actions: { ...actions, [APPLY_ACTIONS]: applyActions } as unknown as Record<string, never>,
 });
 
 /** Never called: gives the machine its static type (states are data, known only at run time). */
@@ -73,7 +98,17 @@ function toXStateOn(map: TransitionMap | undefined, root: boolean) {
         // From the root, a child state is addressed as `.NAME`.
         ...(t.target !== undefined && { target: root ? `.${t.target}` : t.target }),
         ...(t.guard !== undefined && { guard: toXStateRef(t.guard) }),
-        ...(t.actions !== undefined && { actions: t.actions.map(toXStateRef) }),
+        ...(t.actions !== undefined && {
+          actions:
+            t.actions.length > 1
+              ? [
+                  {
+                    type: APPLY_ACTIONS,
+                    params: { steps: t.actions.map((a) => (typeof a === 'string' ? { type: a } : a)) },
+                  },
+                ]
+              : t.actions.map(toXStateRef),
+        }),
         description: t.description,
       })),
     ]),

@@ -39,19 +39,24 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
   }
 }
 
+/** The kind of call an event is about; a check or a begin carries it, so nothing is built (guards run on every event). */
+export function kindOf(context: SafetyContext, event: SafetyEvent): ToolKind | undefined {
+  return event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL' ? event.kind : subjectOf(context, event)?.kind;
+}
+
 /** The guard implementations, by the names the machine JSON uses. */
 export const guardImplementations = {
-  isWrite: (context, event) => subjectOf(context, event)?.kind === 'write',
-  isDiscovery: (context, event) => isDiscoveryKind(subjectOf(context, event)?.kind),
+  isWrite: (context, event) => kindOf(context, event) === 'write',
+  isDiscovery: (context, event) => isDiscoveryKind(kindOf(context, event)),
   isVerifyingRead: (context, event) => {
     const subject = subjectOf(context, event);
     return subject !== undefined && isDiscoveryKind(subject.kind) && subject.epoch === context.writeEpoch;
   },
   isSelfVerifiedWrite: (context, event) =>
-    event.type === 'TOOL_SUCCEEDED' && event.verified === true && subjectOf(context, event)?.kind === 'write',
+    event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
   failedWriteNeedsVerification: (context, event) =>
-    context.config.failedWriteRequiresVerification && subjectOf(context, event)?.kind === 'write',
+    context.config.failedWriteRequiresVerification && kindOf(context, event) === 'write',
 } satisfies Record<string, GuardImpl>;
 
 export type GuardName = keyof typeof guardImplementations;

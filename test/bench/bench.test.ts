@@ -94,7 +94,8 @@ describe('npm run bench (tiny sizes)', () => {
       expect(typeof f.target!.met).toBe('boolean');
       expect(f.target!.text).not.toBe('');
     }
-    const gate = results.figures.filter((f) => f.suite === 'gate');
+    const gate = results.figures.filter((f) => f.suite === 'gate' && f.target);
+    expect(gate.length).toBe(2);
     for (const f of gate) expect(f.target!.met).toBe(f.baseline!.ratio <= 5);
   });
 
