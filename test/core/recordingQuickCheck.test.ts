@@ -58,6 +58,25 @@ function validEntries(): RecordingEntry[] {
   return [...recorder.entries, ...recordTemplate(600, 3, 17)];
 }
 
+/**
+ * A value as text that tells apart everything JSON data can differ in: sorted
+ * keys, -0, undefined. (Vitest's strict equality would also compare own
+ * `constructor` keys, which mutated entries have, as if they were classes.)
+ */
+function canonical(value: unknown): string {
+  const walk = (v: unknown): unknown => {
+    if (Object.is(v, -0)) return '(-0)';
+    if (v === undefined) return '(undefined)';
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== 'object' || v === null) return v;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort())
+      Object.defineProperty(out, k, { value: walk((v as Json)[k]), enumerable: true });
+    return out;
+  };
+  return JSON.stringify(walk(value));
+}
+
 const VALID = validEntries();
 const INF = '__infinity__';
 
@@ -156,13 +175,13 @@ describe('the quick check of recording lines', () => {
     fc.assert(
       fc.property(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 3 }), (entry, mutations) => {
         const text = mutate(entry, mutations);
-        expect(parseRecordingLine(text)).toStrictEqual(reference(text));
+        expect(canonical(parseRecordingLine(text))).toBe(canonical(reference(text)));
         const value: unknown = JSON.parse(text);
         if (quickCheckEntry(value)) {
           passed++;
           const zod = RecordingEntry.safeParse(value);
           expect(zod.success).toBe(true);
-          expect(value).toStrictEqual(zod.data);
+          expect(canonical(value)).toBe(canonical(zod.data));
         }
       }),
       { numRuns: 3000 },
@@ -186,7 +205,7 @@ describe('the quick check of recording lines', () => {
               : edit === 'drop'
                 ? line.slice(0, i) + line.slice(i + 1)
                 : line.slice(0, i) + char + line.slice(i);
-          expect(parseRecordingLine(text)).toStrictEqual(reference(text));
+          expect(canonical(parseRecordingLine(text))).toBe(canonical(reference(text)));
         },
       ),
       { numRuns: 3000 },
