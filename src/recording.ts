@@ -127,6 +127,14 @@ function readLine(
   options: ParseRecordingOptions,
   kept: RecordingEntry[],
 ): RecordingEntry | undefined {
+  // The usual line: JSON.parse and the quick check, nothing allocated besides the entry.
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = undefined; // parseRecordingLine below words the error
+  }
+  if (quickCheckEntry(value)) return value as RecordingEntry;
   const result = parseRecordingLine(raw);
   if (result.ok) return result.entry;
   if (!terminated && !result.json) {
@@ -407,7 +415,12 @@ export async function forEachChunkLine(
   source: AsyncIterable<RecordingChunk> | Iterable<RecordingChunk>,
   onLine: (raw: string, line: number, terminated: boolean) => void,
 ): Promise<number> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true }); // keep a BOM, as reading the file whole would
+  const utf8 = new TextDecoder('utf-8', { ignoreBOM: true }); // keep a BOM, as reading the file whole would
+  // Pure ASCII (the usual JSON Lines) decodes about three times faster as latin1, where Node offers the check.
+  const decode = (bytes: Uint8Array) =>
+    isAscii !== undefined && bytes instanceof Buffer_ && isAscii(bytes)
+      ? (bytes as Buffer).toString('latin1')
+      : utf8.decode(bytes);
   let n = 0;
   // Every line of `text`; the last one only if `final` (otherwise it is returned, to be continued).
   const lines = (text: string, final: boolean): string => {
@@ -428,7 +441,7 @@ export async function forEachChunkLine(
   for await (const chunk of source) {
     if (typeof chunk === 'string') {
       if (pendingBytes) {
-        pendingText = decoder.decode(pendingBytes);
+        pendingText = decode(pendingBytes);
         pendingBytes = undefined;
       }
       pendingText = lines(pendingText === '' ? chunk : pendingText + chunk, false);
@@ -448,21 +461,28 @@ export async function forEachChunkLine(
         pendingBytes = concatBytes(pendingBytes, chunk);
         continue;
       }
-      lines(decoder.decode(concatBytes(pendingBytes, chunk.subarray(0, first + 1))), false);
+      lines(decode(concatBytes(pendingBytes, chunk.subarray(0, first + 1))), false);
       pendingBytes = undefined;
       from = first + 1;
     }
     const last = chunk.lastIndexOf(10);
     if (last >= from) {
       // Every line up to the chunk's last newline, decoded in one go.
-      lines(decoder.decode(chunk.subarray(from, last + 1)), false);
+      lines(decode(chunk.subarray(from, last + 1)), false);
       from = last + 1;
     }
     if (from < chunk.length) pendingBytes = chunk.slice(from); // a copy: the source may reuse its buffer
   }
-  lines(pendingBytes ? decoder.decode(pendingBytes) : pendingText, true);
+  lines(pendingBytes ? decode(pendingBytes) : pendingText, true);
   return n;
 }
+
+// Node's ASCII check and Buffer, when running in Node (this module also runs in the browser app).
+const nodeBuffer = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:buffer') as typeof import('node:buffer') | undefined;
+const isAscii = nodeBuffer?.isAscii;
+const Buffer_ = nodeBuffer?.Buffer ?? Uint8Array;
 
 function stripCR(text: string, start: number, end: number): string {
   return end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
