@@ -75,7 +75,7 @@ export function RecordingSource({ list, listError, status, current, onOpenServer
       )}
       {status.kind === 'open' && (
         <p className="muted" data-testid="recording-status">
-          {status.name}: {status.events.toLocaleString('en')} events, parsed in {Math.round(status.ms)} ms
+          {status.name}: {status.events.toLocaleString('en')} events, opened in {Math.round(status.ms)} ms
         </p>
       )}
       {status.kind === 'error' && (

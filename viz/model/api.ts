@@ -12,8 +12,8 @@ export function pageToken(): string {
 }
 
 /** GET a JSON or text resource of the server, with the token. */
-export async function apiFetch(path: string): Promise<Response> {
-  const response = await fetch(path, { headers: { [TOKEN_HEADER]: pageToken() } });
+export async function apiFetch(path: string, signal?: AbortSignal): Promise<Response> {
+  const response = await fetch(path, { headers: { [TOKEN_HEADER]: pageToken() }, ...(signal && { signal }) });
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text().catch(() => '')}`.trim());
   return response;
 }
