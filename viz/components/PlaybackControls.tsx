@@ -1,4 +1,5 @@
 import { SPEEDS, type PlaybackEvent } from '../machines/playbackMachine.js';
+import { formatCount } from '../model/format.js';
 
 export interface PlaybackControlsProps {
   cursor: number;
@@ -76,9 +77,7 @@ export function PlaybackControls({ cursor, length, playing, speed, send }: Playb
         disabled={empty}
         onChange={(e) => send({ type: 'SEEK', index: Number(e.target.value) })}
       />
-      <span className="position">
-        {empty ? '0 / 0' : `${(cursor + 1).toLocaleString('en')} / ${length.toLocaleString('en')}`}
-      </span>
+      <span className="position">{empty ? '0 / 0' : `${formatCount(cursor + 1)} / ${formatCount(length)}`}</span>
     </div>
   );
 }

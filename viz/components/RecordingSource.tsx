@@ -1,6 +1,7 @@
 import { useState, type DragEvent } from 'react';
 import type { RecordingFileInfo } from '../../src/live/protocol.js';
 import type { RecordingStatus } from '../hooks/useRecording.js';
+import { formatCount } from '../model/format.js';
 
 export interface RecordingSourceProps {
   list: RecordingFileInfo[] | undefined;
@@ -75,7 +76,7 @@ export function RecordingSource({ list, listError, status, current, onOpenServer
       )}
       {status.kind === 'open' && (
         <p className="muted" data-testid="recording-status">
-          {status.name}: {status.events.toLocaleString('en')} events, opened in {Math.round(status.ms)} ms
+          {status.name}: {formatCount(status.events)} events, opened in {Math.round(status.ms)} ms
         </p>
       )}
       {status.kind === 'error' && (

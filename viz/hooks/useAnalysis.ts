@@ -33,7 +33,7 @@ export function useAnalysis(
       const start = performance.now();
       // Small batches so the clock is read often; stop after SLICE_MS.
       while (analyzer.done < entries.length && performance.now() - start < SLICE_MS) {
-        analyzer.push(entries, Math.min(entries.length, analyzer.done + 200));
+        analyzer.push(entries, Math.min(entries.length, analyzer.done + 50));
       }
       // Re-render the page a few times a second while the replay runs, not after every slice.
       const finished = analyzer.done >= entries.length;
