@@ -47,10 +47,17 @@ export function parseRecordingLine(
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { ok: false, json: false, message: `not JSON (${(e as Error).message})` };
+    return { ok: false, json: false, message: notJSON(e) };
   }
   // The hot path: an entry the quick check passes is one zod accepts unchanged (zod still words every error).
   if (quickCheckEntry(value)) return { ok: true, entry: value as RecordingEntry };
+  return zodEntry(value);
+}
+
+const notJSON = (e: unknown) => `not JSON (${(e as Error).message})`;
+
+/** A parsed line as an entry, by zod, or zod's issues (each with its path) as one message. */
+function zodEntry(value: unknown): { ok: true; entry: RecordingEntry } | { ok: false; json: true; message: string } {
   const parsed = RecordingEntry.safeParse(value);
   if (!parsed.success) {
     return {
@@ -127,17 +134,12 @@ function readLine(
   options: ParseRecordingOptions,
   kept: RecordingEntry[],
 ): RecordingEntry | undefined {
-  // The usual line: JSON.parse and the quick check, nothing allocated besides the entry.
   let value: unknown;
   try {
     value = JSON.parse(raw);
-  } catch {
-    value = undefined; // parseRecordingLine below words the error
-  }
-  if (quickCheckEntry(value)) return value as RecordingEntry;
-  const result = parseRecordingLine(raw);
-  if (result.ok) return result.entry;
-  if (!terminated && !result.json) {
+  } catch (e) {
+    if (terminated) throw new RecordingParseError(`line ${line}: ${notJSON(e)}`, line, false, kept);
+    // The last line, cut off with no newline and not JSON: a torn write.
     if (options.allowTornTail) {
       options.onTornTail?.(line);
       return undefined;
@@ -149,12 +151,16 @@ function readLine(
       kept,
     );
   }
+  // The usual line: nothing is allocated but the entry JSON.parse built.
+  if (quickCheckEntry(value)) return value as RecordingEntry;
+  const result = zodEntry(value);
+  if (result.ok) return result.entry;
   throw new RecordingParseError(`line ${line}: ${result.message}`, line, false, kept);
 }
 
 /** Where a replay did something other than what was recorded. */
 export interface Divergence {
-  /** 0-based index of the entry in the replayed list. */
+  /** 0-based index of the entry in the replayed list (in a stream: among its entries, blank lines not counted). */
   index: number;
   session: string;
   seq: number;
