@@ -122,9 +122,24 @@ export async function loadRecordingChunks(
 
   // The start of a line that later chunks finish (a long line can span several).
   let pending: string[] = [];
+  const chunks: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array> =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  let finished = false;
   try {
-    for await (const chunk of source) {
+    for (;;) {
+      let next: IteratorResult<string | Uint8Array>;
+      try {
+        next = await chunks.next();
+      } catch (e) {
+        finished = true; // the source failed: nothing to cancel
+        return { ok: false, message: `${name}: reading the recording failed (${(e as Error).message})` };
+      }
+      if (next.done) {
+        finished = true;
+        break;
+      }
       if (signal?.aborted) return cancelled();
+      const chunk = next.value;
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength;
       const decoded = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
       before += size;
@@ -148,8 +163,9 @@ export async function loadRecordingChunks(
       }
       if (start < text.length) pending.push(text.slice(start));
     }
-  } catch (e) {
-    return { ok: false, message: `${name}: reading the recording failed (${(e as Error).message})` };
+  } finally {
+    // Stopped early (a bad line, an abort): let the source go (a stream cancels its download).
+    if (!finished) await chunks.return?.();
   }
   const last = pending.join('') + decoder.decode();
   if (last !== '') {
