@@ -141,16 +141,24 @@ export async function loadRecordingChunks(
       if (signal?.aborted) return cancelled();
       const chunk = next.value;
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength;
-      const decoded = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
       before += size;
-      if (decoded.indexOf('\n') === -1) {
-        pending.push(decoded);
-        continue;
-      }
-      const text = pending.length === 0 ? decoded : pending.join('') + decoded;
-      pending = [];
       let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      if (pending.length > 0) {
+        // The line begun in earlier chunks, finished on its own: the chunk itself is not copied.
+        const end = text.indexOf('\n');
+        if (end === -1) {
+          pending.push(text);
+          continue;
+        }
+        pending.push(text.slice(0, end));
+        const joined = pending.join('');
+        pending = [];
+        const verdict = take(joined, 0, joined.length, true);
+        if (verdict) return verdict;
+        start = end + 1;
+      }
+      for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
         const verdict = take(text, start, end, true);
         start = end + 1;
         if (verdict) return verdict;
