@@ -442,33 +442,46 @@ export async function forEachChunkLine(
       start = end + 1;
     }
   };
-  let pendingText = '';
-  let pendingBytes: Uint8Array | undefined;
+  // The partial line after the last newline, as the pieces it arrived in (joined once its newline comes, so a
+  // line longer than a chunk costs one copy, not one per chunk). Only one of the two is ever non-empty.
+  let texts: string[] = [];
+  let bytes: Uint8Array[] = [];
+  const pendingText = () => (bytes.length ? decode(concatBytes(bytes)) : texts.join(''));
   for await (const chunk of source) {
     if (typeof chunk === 'string') {
-      if (pendingBytes) {
-        pendingText = decode(pendingBytes);
-        pendingBytes = undefined;
+      let from = 0;
+      if (bytes.length) texts = [pendingText()];
+      bytes = [];
+      if (texts.length) {
+        const first = chunk.indexOf('\n');
+        if (first === -1) {
+          texts.push(chunk);
+          continue;
+        }
+        texts.push(chunk.slice(0, first + 1));
+        lines(texts.join(''), false);
+        texts = [];
+        from = first + 1;
       }
-      pendingText = lines(pendingText === '' ? chunk : pendingText + chunk, false);
+      const rest = lines(from === 0 ? chunk : chunk.slice(from), false);
+      if (rest !== '') texts.push(rest);
       continue;
     }
     if (!(chunk instanceof Uint8Array))
       throw new TypeError(`expected the recording's text as strings or bytes, got ${typeof chunk}`);
     let from = 0;
-    if (pendingText !== '') {
-      pendingBytes = new TextEncoder().encode(pendingText);
-      pendingText = '';
-    }
-    if (pendingBytes) {
-      // Finish the partial line with the bytes up to this chunk's first newline (the chunk itself is not copied).
+    if (texts.length) bytes = [new TextEncoder().encode(texts.join(''))];
+    texts = [];
+    if (bytes.length) {
+      // Finish the partial line with the bytes up to this chunk's first newline.
       const first = chunk.indexOf(10);
       if (first === -1) {
-        pendingBytes = concatBytes(pendingBytes, chunk);
+        bytes.push(chunk.slice()); // a copy: the source may reuse its buffer
         continue;
       }
-      lines(decode(concatBytes(pendingBytes, chunk.subarray(0, first + 1))), false);
-      pendingBytes = undefined;
+      bytes.push(chunk.subarray(0, first + 1));
+      lines(decode(concatBytes(bytes)), false);
+      bytes = [];
       from = first + 1;
     }
     const last = chunk.lastIndexOf(10);
@@ -477,9 +490,9 @@ export async function forEachChunkLine(
       lines(decode(chunk.subarray(from, last + 1)), false);
       from = last + 1;
     }
-    if (from < chunk.length) pendingBytes = chunk.slice(from); // a copy: the source may reuse its buffer
+    if (from < chunk.length) bytes.push(chunk.slice(from));
   }
-  lines(pendingBytes ? decode(pendingBytes) : pendingText, true);
+  lines(pendingText(), true);
   return n;
 }
 
@@ -494,10 +507,16 @@ function stripCR(text: string, start: number, end: number): string {
   return end > start && text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
+function concatBytes(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 
