@@ -11,6 +11,17 @@ import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 const tool = z.string().min(1);
 
+/**
+ * Why the tool loop itself refused a call before the session's machine saw it
+ * (the loop's outcome codes of the same names, src/loop/errorCodes.ts).
+ */
+export const LoopBlockCode = z.enum(['LOOK_BEFORE_ASKING', 'LOOP_DETECTED']);
+export type LoopBlockCode = z.infer<typeof LoopBlockCode>;
+
+/** Why a recorded call was blocked: by the machine, or by the tool loop before the machine. */
+export const RecordedBlockCode = z.union([BlockReasonCode, LoopBlockCode]);
+export type RecordedBlockCode = z.infer<typeof RecordedBlockCode>;
+
 /** The API call a recording entry stands for; `type` is the session method's name. */
 export const RecordedCall = z.discriminatedUnion('type', [
   /** The session was created (with these settings). */
@@ -27,6 +38,14 @@ export const RecordedCall = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool: z.string() }),
   z.strictObject({ type: z.literal('checkRecoverySuccess'), tool: z.string() }),
   z.strictObject({ type: z.literal('beginToolCall'), id: z.string().min(1), kind: ToolKind, tool }),
+  /** The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed. */
+  z.strictObject({
+    type: z.literal('recordLoopBlock'),
+    id: z.string().min(1),
+    kind: ToolKind,
+    tool,
+    code: LoopBlockCode,
+  }),
   z.strictObject({
     type: z.literal('endToolCall'),
     id: z.string().min(1),
@@ -89,7 +108,8 @@ export const RecordingEntry = z.strictObject({
   at: z.number(),
   call: RecordedCall,
   decision: Decision,
-  reasonCode: BlockReasonCode.optional(),
+  /** Why it was blocked: a machine reason, or the loop's code for a `recordLoopBlock` entry. */
+  reasonCode: RecordedBlockCode.optional(),
   /** What the call returned besides a decision: the recovery id tracked or taken. */
   result: z.string().optional(),
   /** Why a call was ignored, e.g. `unknown_call`. */

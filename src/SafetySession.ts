@@ -8,6 +8,7 @@ import {
   type PersistedSession,
 } from './PersistedSession.js';
 import {
+  LoopBlockCode,
   summariseContext,
   type Decision,
   type RecordedCall,
@@ -57,6 +58,14 @@ export interface ToolCallEnd {
   verified?: boolean;
 }
 
+/** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
+export interface LoopBlock {
+  id: string;
+  kind: ToolKind;
+  tool: string;
+  code: LoopBlockCode;
+}
+
 /** The call a write in flight is. */
 export interface InFlightWrite {
   id: string;
@@ -96,6 +105,13 @@ export interface SafetySession {
   // call-lifecycle API
   beginToolCall(call: ToolCallStart): FSMBlockedError | null;
   endToolCall(result: ToolCallEnd): void;
+  /**
+   * Records a call the tool loop refused before asking the machine
+   * (`LOOK_BEFORE_ASKING`, `LOOP_DETECTED`), so recordings and live viewers
+   * show it. The machine is not asked and nothing changes, `consecutiveBlocks`
+   * included (it counts the machine's blocks).
+   */
+  recordLoopBlock(block: LoopBlock): void;
 
   persist(): PersistedSession;
   subscribe(listener: (session: SafetySession) => void): () => void;
@@ -134,7 +150,7 @@ type Snapshot = ReturnType<Actor<SafetyMachine>['getSnapshot']>;
 
 interface Outcome {
   decision: Decision;
-  reasonCode?: BlockReasonCode;
+  reasonCode?: BlockReasonCode | LoopBlockCode;
   result?: string;
   note?: string;
 }
@@ -336,6 +352,24 @@ class Session implements SafetySession {
         ? { type: 'TOOL_SUCCEEDED', id, at, ...(verified !== undefined && { verified }) }
         : { type: 'TOOL_FAILED', id, at },
     );
+  }
+
+  recordLoopBlock(block: LoopBlock): void {
+    checkObject('recordLoopBlock: block', block);
+    const { id, kind, tool, code } = block;
+    checkName('recordLoopBlock: block.id', id);
+    checkKind('recordLoopBlock: block.kind', kind);
+    checkName('recordLoopBlock: block.tool', tool);
+    if (!LoopBlockCode.safeParse(code).success) {
+      throw new SafetyInputError(
+        'recordLoopBlock: block.code',
+        `expected one of ${LoopBlockCode.options.join(', ')}, got ${describe(code)}`,
+      );
+    }
+    this.finish(this.now(), { type: 'recordLoopBlock', id, kind, tool, code }, this.snap, this.snap, {
+      decision: 'blocked',
+      reasonCode: code,
+    });
   }
 
   // ---- persistence and observation ----

@@ -39,6 +39,7 @@ export type {
   ToolCallStart,
   ToolCallEnd,
   InFlightWrite,
+  LoopBlock,
 } from './SafetySession.js';
 export { PersistedSession, SnapshotError, parsePersistedSession } from './PersistedSession.js';
 
@@ -55,7 +56,14 @@ export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
 
 // recordings
-export { RecordingEntry, RecordedCall, ContextSummary, Decision } from './RecordingEntry.js';
+export {
+  RecordingEntry,
+  RecordedCall,
+  ContextSummary,
+  Decision,
+  LoopBlockCode,
+  RecordedBlockCode,
+} from './RecordingEntry.js';
 export type { SessionRecorder } from './RecordingEntry.js';
 export {
   parseRecording,

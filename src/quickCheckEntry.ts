@@ -1,4 +1,4 @@
-import { Decision } from './RecordingEntry.js';
+import { Decision, LoopBlockCode } from './RecordingEntry.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 /*
@@ -16,7 +16,8 @@ import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 // The enums' values come from the zod schemas, so a new value needs no edit here.
 const TOOL_KINDS: ReadonlySet<unknown> = new Set(ToolKind.options);
 const STATES: ReadonlySet<unknown> = new Set(SessionState.options);
-const REASONS: ReadonlySet<unknown> = new Set(BlockReasonCode.options);
+const REASONS: ReadonlySet<unknown> = new Set([...BlockReasonCode.options, ...LoopBlockCode.options]);
+const LOOP_CODES: ReadonlySet<unknown> = new Set(LoopBlockCode.options);
 const DECISIONS: ReadonlySet<unknown> = new Set(Decision.options);
 
 type Obj = Record<string, unknown>;
@@ -55,6 +56,8 @@ function checkCall(c: unknown): boolean {
       return n === 2 && typeof c.tool === 'string';
     case 'beginToolCall':
       return n === 4 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool);
+    case 'recordLoopBlock':
+      return n === 5 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool) && LOOP_CODES.has(c.code);
     case 'endToolCall':
       return (n === 3 || (n === 4 && typeof c.verified === 'boolean')) && isName(c.id) && typeof c.ok === 'boolean';
     default:

@@ -5,12 +5,13 @@ import {
   summariseContext,
   type ContextSummary,
   type Decision,
+  type RecordedBlockCode,
   type RecordedCall,
 } from './RecordingEntry.js';
 import type { SafetyContext } from './SafetyContext.js';
 import { quickCheckEntry } from './quickCheckEntry.js';
 import { createSafetySession, restoreSafetySession, type SafetySession } from './SafetySession.js';
-import type { BlockReasonCode, SessionState } from './toolKind.js';
+import type { SessionState } from './toolKind.js';
 
 /** Thrown by {@link parseRecording}; `entries` holds every complete, valid line before the bad one. */
 export class RecordingParseError extends Error {
@@ -185,7 +186,7 @@ export interface ReplayOptions {
 /** What a session did with one call, as a recording would say it. */
 export interface CallOutcome {
   decision: Decision;
-  reasonCode?: BlockReasonCode;
+  reasonCode?: RecordedBlockCode;
   result?: string;
 }
 
@@ -218,6 +219,10 @@ export function applyCall(session: SafetySession, call: RecordedCall): CallOutco
     case 'onToolSuccess':
       session.onToolSuccess(call.kind, call.tool);
       return { decision: 'applied' };
+    case 'recordLoopBlock':
+      // The loop's decision, not the machine's: replayed as a record, it changes nothing.
+      session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.tool, code: call.code });
+      return { decision: 'blocked', reasonCode: call.code };
     case 'completeVerification':
       session.completeVerification();
       return { decision: 'applied' };

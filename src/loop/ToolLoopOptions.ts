@@ -10,7 +10,13 @@ export interface ClassifiedCall extends ToolCall {
 
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { message: `expected a function ${what}` });
 
-const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
+const SESSION_METHODS = [
+  'beginToolCall',
+  'endToolCall',
+  'canFinalAnswer',
+  'completeVerification',
+  'recordLoopBlock',
+] as const;
 
 /** What `createToolLoop` accepts. Unknown keys are refused, so a misspelt option is an error, not a default. */
 export const ToolLoopOptions = z.strictObject({

@@ -151,6 +151,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     if (!isQuestion) looked = true; // any real attempt satisfies the gate, blocked or not
 
     if (count > maxIdenticalCalls) {
+      session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: ErrCodeLoopDetected });
       return {
         error: ErrCodeLoopDetected,
         message: `${ErrCodeLoopDetected}: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
@@ -159,6 +160,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     }
     if (isQuestion && !looked && lookBlocks < maxLookBeforeAskBlocks) {
       lookBlocks += 1;
+      session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: ErrCodeLookBeforeAsking });
       return {
         error: ErrCodeLookBeforeAsking,
         message: `${ErrCodeLookBeforeAsking}: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.`,

@@ -3,6 +3,7 @@ import type { manualClock } from './clock.js';
 
 /** Drives one session through every kind of call the API has. */
 export function driveEverything(s: SafetySession, clock: ReturnType<typeof manualClock>) {
+  s.recordLoopBlock({ id: 'q0', kind: 'user_input', tool: 'ask', code: 'LOOK_BEFORE_ASKING' });
   s.canExecuteTool('write', 'restart_vm');
   s.beginToolCall({ id: 'b0', kind: 'write', tool: 'restart_vm' });
   s.trackPendingRecovery('resource_not_found', 'find_vm');

@@ -167,7 +167,7 @@ describe('the quick check of recording lines', () => {
       const starts = entry.call.type === 'create' || entry.call.type === 'restore';
       expect(quickCheckEntry(line), entry.call.type).toBe(!starts);
     }
-    expect(new Set(VALID.map((e) => e.call.type)).size).toBe(13);
+    expect(new Set(VALID.map((e) => e.call.type)).size).toBe(14);
   });
 
   it('should give every mutated line exactly the result of JSON.parse and zod alone', () => {

@@ -65,6 +65,24 @@ describe('a shipped recording in the browser', () => {
     expect(errors).toEqual([]);
   });
 
+  it("should mark a call the tool loop refused with the loop's code", async () => {
+    const name = 'question-before-looking.jsonl';
+    const asked = parseRecording(readFileSync(join(root, 'recordings', name), 'utf8'));
+    const refused = asked.findIndex((e) => e.call.type === 'recordLoopBlock');
+    expect(asked[refused]?.reasonCode).toBe('LOOK_BEFORE_ASKING');
+    await page.locator(`[data-recording="${name}"]`).click();
+    await expect.poll(() => page.getByTestId('timeline-row').count()).toBe(asked.length);
+    await page.locator(`[data-testid="timeline-row"][data-index="${refused}"]`).click();
+    const marker = page.getByTestId('blocked-marker');
+    await expect.poll(() => marker.count()).toBe(1);
+    expect(await marker.textContent()).toContain('LOOK_BEFORE_ASKING');
+    expect(await page.getByTestId('active-state').textContent()).toBe(asked[refused]!.before);
+    // Back to the recording the other cases use.
+    await page.locator(`[data-recording="${RECORDING}"]`).click();
+    await expect.poll(() => page.getByTestId('timeline-row').count()).toBe(entries.length);
+    expect(errors).toEqual([]);
+  });
+
   it('should play to the end at the chosen speed', async () => {
     await page.locator('[data-recording="' + RECORDING + '"]').click();
     await page.getByTestId('step-back').waitFor();

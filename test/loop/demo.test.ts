@@ -54,7 +54,19 @@ describe('the demo agent', () => {
       'FINAL_ANSWER_UNVERIFIED',
       'FINAL_ANSWER_UNVERIFIED',
     ]);
-    expect(blocks.get('demo-retry-storm')).toEqual(['UNVERIFIED_WRITE', 'UNVERIFIED_WRITE', 'UNVERIFIED_WRITE']);
+    // The loop's own refusals are recorded too, in order with the machine's.
+    expect(blocks.get('demo-retry-storm')).toEqual([
+      'UNVERIFIED_WRITE',
+      'UNVERIFIED_WRITE',
+      'UNVERIFIED_WRITE',
+      'LOOP_DETECTED',
+      'LOOP_DETECTED',
+    ]);
+    expect(blocks.get('demo-question-before-looking')).toEqual([
+      'LOOK_BEFORE_ASKING',
+      'LOOK_BEFORE_ASKING',
+      'LOOK_BEFORE_ASKING',
+    ]);
   });
 
   it('should run live for a streaming viewer: wall clock, real delays, every entry to recorderFor', async () => {

@@ -42,6 +42,7 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
       return call.ok
         ? { type: 'TOOL_SUCCEEDED', id: call.id, at, ...(call.verified !== undefined && { verified: call.verified }) }
         : { type: 'TOOL_FAILED', id: call.id, at };
+    case 'recordLoopBlock': // the tool loop refused it: the machine was not asked
     case 'create':
     case 'restore':
       return undefined;
