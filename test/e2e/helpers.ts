@@ -1,8 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /*
  * End-to-end plumbing: the built app served by the real CLI in a child
@@ -129,10 +131,57 @@ export async function newPage(browser: Browser, errors: string[]): Promise<Page>
   return page;
 }
 
+/** A new folder under the system's temp folder holding `files` (name → contents); returns its path. */
+export function tempFolder(prefix: string, files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, contents] of Object.entries(files)) writeFileSync(join(dir, name), contents);
+  return dir;
+}
+
 /** Saves a screenshot of the page as a test artifact: test-results/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(RESULTS, { recursive: true });
   const path = join(RESULTS, `${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+export interface ServedApp {
+  browser: Browser;
+  served: Served;
+  page: Page;
+  /** Uncaught errors in `page`: tests expect it to stay empty. */
+  errors: string[];
+}
+
+export interface ServedAppOptions {
+  /** The arguments after `serve --port 0`; called in beforeAll, so it may write the folders it names. */
+  serve?: () => string[];
+  /** The app's mode in the page's URL (`&mode=<mode>`); none: the app picks its own. */
+  mode?: string;
+  /** false: the page is left blank for the first test to open. Default true. */
+  open?: boolean;
+  /** beforeAll's timeout in ms. */
+  timeout?: number;
+}
+
+/**
+ * The built app served by the CLI and open in a Chromium page, set up once for
+ * the calling test file (beforeAll) and torn down after it (afterAll). The
+ * returned object is filled in by beforeAll: read its fields inside tests.
+ */
+export function serveAppInBrowser({ serve, mode, open = true, timeout = 60_000 }: ServedAppOptions = {}): ServedApp {
+  const app = { errors: [] as string[] } as ServedApp;
+  beforeAll(async () => {
+    ensureAppBuilt();
+    const args = serve?.() ?? [];
+    [app.browser, app.served] = await Promise.all([launchChromium(), startServe(args)]);
+    app.page = await newPage(app.browser, app.errors);
+    if (open) await app.page.goto(mode ? `${app.served.url}&mode=${mode}` : app.served.url);
+  }, timeout);
+  afterAll(async () => {
+    await app.browser?.close();
+    await stopAll();
+  });
+  return app;
 }

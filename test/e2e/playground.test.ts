@@ -1,48 +1,36 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRecording, replayRecording } from '../../src/index.js';
-import { ensureAppBuilt, launchChromium, newPage, screenshot, startServe, stopAll, type Served } from './helpers.js';
+import { screenshot, serveAppInBrowser } from './helpers.js';
 
-let browser: Browser;
-let served: Served;
-let page: Page;
-const errors: string[] = [];
+const app = serveAppInBrowser({ mode: 'playground' });
 
-beforeAll(async () => {
-  ensureAppBuilt();
-  [browser, served] = await Promise.all([launchChromium(), startServe()]);
-  page = await newPage(browser, errors);
-  await page.goto(`${served.url}&mode=playground`);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await stopAll();
-});
-
-const state = () => page.getByTestId('active-state').textContent();
+const state = () => app.page.getByTestId('active-state').textContent();
 
 describe('the playground', () => {
   it('should run a session in the page, block an unsafe call where it happens, and save what was done as a recording', async () => {
     await expect.poll(state).toBe('RESOLVING');
-    await page.locator('[data-pg="begin-write"]').click();
-    await expect.poll(() => page.getByTestId('blocked-marker').count()).toBe(1);
-    expect(await page.getByTestId('blocked-marker').textContent()).toContain('NO_VALIDATED_TARGET');
-    await screenshot(page, 'playground-blocked');
+    await app.page.locator('[data-pg="begin-write"]').click();
+    await expect.poll(() => app.page.getByTestId('blocked-marker').count()).toBe(1);
+    expect(await app.page.getByTestId('blocked-marker').textContent()).toContain('NO_VALIDATED_TARGET');
+    await screenshot(app.page, 'playground-blocked');
 
-    await page.locator('[data-pg="begin-resolve"]').click();
-    expect(await page.getByTestId('blocked-marker').count()).toBe(0);
-    await page.locator('[data-pg="end-ok-c2"]').click();
+    await app.page.locator('[data-pg="begin-resolve"]').click();
+    expect(await app.page.getByTestId('blocked-marker').count()).toBe(0);
+    await app.page.locator('[data-pg="end-ok-c2"]').click();
     await expect.poll(state).toBe('READING');
-    await page.locator('[data-pg="begin-write"]').click();
+    await app.page.locator('[data-pg="begin-write"]').click();
     await expect.poll(state).toBe('WRITING');
-    await page.locator('[data-pg="end-ok-c3"]').click();
+    await app.page.locator('[data-pg="end-ok-c3"]').click();
     await expect.poll(state).toBe('VERIFYING');
-    await page.locator('[data-pg="final-answer"]').click();
-    expect(await page.getByTestId('blocked-marker').textContent()).toContain('FINAL_ANSWER_UNVERIFIED');
-    await screenshot(page, 'playground-verifying');
+    await app.page.locator('[data-pg="final-answer"]').click();
+    expect(await app.page.getByTestId('blocked-marker').textContent()).toContain('FINAL_ANSWER_UNVERIFIED');
+    await screenshot(app.page, 'playground-verifying');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-pg="save"]').click()]);
+    const [download] = await Promise.all([
+      app.page.waitForEvent('download'),
+      app.page.locator('[data-pg="save"]').click(),
+    ]);
     const entries = parseRecording(readFileSync((await download.path())!, 'utf8'));
     expect(entries.map((e) => e.call.type)).toEqual([
       'create',
@@ -53,8 +41,8 @@ describe('the playground', () => {
       'endToolCall',
       'canFinalAnswer',
     ]);
-    expect(await page.getByTestId('timeline-row').count()).toBe(entries.length);
+    expect(await app.page.getByTestId('timeline-row').count()).toBe(entries.length);
     expect(replayRecording(entries)).toMatchObject({ final: 'VERIFYING', divergences: [] });
-    expect(errors).toEqual([]);
+    expect(app.errors).toEqual([]);
   });
 });
