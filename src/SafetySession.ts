@@ -23,6 +23,7 @@ import {
   type SafetyConfig,
   type SafetyContext,
 } from './SafetyContext.js';
+import { eventOfCall } from './eventOfCall.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
 import { TOOL_KINDS, type BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
@@ -237,44 +238,34 @@ class Session implements SafetySession {
   canExecuteTool(kind: ToolKind, toolName: string): FSMBlockedError | null {
     checkKind('canExecuteTool: kind', kind);
     checkName('canExecuteTool: toolName', toolName);
-    return this.decide({ type: 'canExecuteTool', kind, tool: toolName }, (at) => ({
-      type: 'CHECK_TOOL',
-      kind,
-      tool: toolName,
-      at,
-    }));
+    return this.decide({ type: 'canExecuteTool', kind, tool: toolName });
   }
 
   onToolSuccess(kind: ToolKind, toolName: string): void {
     checkKind('onToolSuccess: kind', kind);
     checkName('onToolSuccess: toolName', toolName);
-    this.apply({ type: 'onToolSuccess', kind, tool: toolName }, (at) => ({
-      type: 'TOOL_SUCCEEDED',
-      kind,
-      tool: toolName,
-      at,
-    }));
+    this.apply({ type: 'onToolSuccess', kind, tool: toolName });
   }
 
   canFinalAnswer(): FSMBlockedError | null {
-    return this.decide({ type: 'canFinalAnswer' }, (at) => ({ type: 'CHECK_FINAL_ANSWER', at }));
+    return this.decide({ type: 'canFinalAnswer' });
   }
 
   completeVerification(): void {
-    this.apply({ type: 'completeVerification' }, (at) => ({ type: 'COMPLETE_VERIFICATION', at }));
+    this.apply({ type: 'completeVerification' });
   }
 
   targetEstablished(): void {
-    this.apply({ type: 'targetEstablished' }, (at) => ({ type: 'TARGET_ESTABLISHED', at }));
+    this.apply({ type: 'targetEstablished' });
   }
 
   reset(): void {
     this.blockStreak = 0;
-    this.apply({ type: 'reset' }, (at) => ({ type: 'RESET', at }));
+    this.apply({ type: 'reset' });
   }
 
   resetKeepProgress(): void {
-    this.apply({ type: 'resetKeepProgress' }, (at) => ({ type: 'RESET_KEEP_PROGRESS', at }));
+    this.apply({ type: 'resetKeepProgress' });
   }
 
   trackPendingRecovery(errorCode: string, toolName: string): string {
@@ -283,15 +274,11 @@ class Session implements SafetySession {
     checkName('trackPendingRecovery: toolName', toolName);
     const before = this.snap.context.pendingRecoveries;
     let id = '';
-    this.apply(
-      { type: 'trackPendingRecovery', errorCode, tool: toolName },
-      (at) => ({ type: 'TRACK_RECOVERY', errorCode, tool: toolName, at }),
-      (after) => {
-        const known = new Set(before.map((r) => r.recoveryId));
-        id = after.context.pendingRecoveries.find((r) => !known.has(r.recoveryId))?.recoveryId ?? '';
-        return id ? { result: id } : {};
-      },
-    );
+    this.apply({ type: 'trackPendingRecovery', errorCode, tool: toolName }, (after) => {
+      const known = new Set(before.map((r) => r.recoveryId));
+      id = after.context.pendingRecoveries.find((r) => !known.has(r.recoveryId))?.recoveryId ?? '';
+      return id ? { result: id } : {};
+    });
     return id;
   }
 
@@ -299,17 +286,13 @@ class Session implements SafetySession {
     checkName('checkRecoverySuccess: toolName', toolName);
     const before = this.snap.context;
     let taken: PendingRecovery | undefined;
-    this.apply(
-      { type: 'checkRecoverySuccess', tool: toolName },
-      (at) => ({ type: 'CHECK_RECOVERY', tool: toolName, at }),
-      (after, at) => {
-        const kept = new Set(after.context.pendingRecoveries.map((r) => r.recoveryId));
-        taken = before.pendingRecoveries.find(
-          (r) => !kept.has(r.recoveryId) && at - r.createdAt <= before.config.recoveryTtlMs,
-        );
-        return taken ? { result: taken.recoveryId } : {};
-      },
-    );
+    this.apply({ type: 'checkRecoverySuccess', tool: toolName }, (after, at) => {
+      const kept = new Set(after.context.pendingRecoveries.map((r) => r.recoveryId));
+      taken = before.pendingRecoveries.find(
+        (r) => !kept.has(r.recoveryId) && at - r.createdAt <= before.config.recoveryTtlMs,
+      );
+      return taken ? { result: taken.recoveryId } : {};
+    });
     return taken;
   }
 
@@ -324,7 +307,7 @@ class Session implements SafetySession {
     if (Object.hasOwn(this.snap.context.calls, id)) {
       throw new SafetyInputError('beginToolCall: call.id', `call ${JSON.stringify(id)} is already in flight`);
     }
-    return this.decide({ type: 'beginToolCall', id, kind, tool }, (at) => ({ type: 'BEGIN_CALL', id, kind, tool, at }));
+    return this.decide({ type: 'beginToolCall', id, kind, tool });
   }
 
   endToolCall(result: ToolCallEnd): void {
@@ -347,11 +330,7 @@ class Session implements SafetySession {
       for (const listener of this.listeners) listener(this);
       return;
     }
-    this.apply(call, (at) =>
-      ok
-        ? { type: 'TOOL_SUCCEEDED', id, at, ...(verified !== undefined && { verified }) }
-        : { type: 'TOOL_FAILED', id, at },
-    );
+    this.apply(call);
   }
 
   recordLoopBlock(block: LoopBlock): void {
@@ -397,6 +376,13 @@ class Session implements SafetySession {
 
   // ---- internals ----
 
+  /** The event the call sends (one rule with the checker and the visualiser: {@link eventOfCall}). */
+  private eventOf(call: RecordedCall, at: number): SafetyEvent {
+    const event = eventOfCall(call, at, this.snap.context);
+    if (!event) throw new Error(`assistant-safety: internal error: ${call.type} sends no event here`);
+    return event;
+  }
+
   private send(event: SafetyEvent): { before: Snapshot; after: Snapshot } {
     const before = this.snap;
     // Most checks are allowed, and an allowed check takes no transition. XState's own
@@ -415,9 +401,9 @@ class Session implements SafetySession {
   }
 
   /** A check: allowed unless the machine ran a `block` action for it. */
-  private decide(call: RecordedCall, toEvent: (at: number) => SafetyEvent): FSMBlockedError | null {
+  private decide(call: RecordedCall): FSMBlockedError | null {
     const at = this.now();
-    const event = toEvent(at);
+    const event = this.eventOf(call, at);
     const { before, after } = this.send(event);
     let blocked: FSMBlockedError | null = null;
     if (after.context.blockCount > before.context.blockCount && after.context.lastBlock) {
@@ -446,13 +432,9 @@ class Session implements SafetySession {
     return blocked;
   }
 
-  private apply(
-    call: RecordedCall,
-    toEvent: (at: number) => SafetyEvent,
-    extra?: (after: Snapshot, at: number) => Partial<Outcome>,
-  ): void {
+  private apply(call: RecordedCall, extra?: (after: Snapshot, at: number) => Partial<Outcome>): void {
     const at = this.now();
-    const { before, after } = this.send(toEvent(at));
+    const { before, after } = this.send(this.eventOf(call, at));
     this.finish(at, call, before, after, { decision: 'applied', ...extra?.(after, at) });
   }
 

@@ -1,4 +1,5 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
+import type { FSMBlockedError } from './FSMBlockedError.js';
 import { formatPath } from './MachineDefinition.js';
 import {
   RecordingEntry,
@@ -188,11 +189,14 @@ export interface CallOutcome {
   decision: Decision;
   reasonCode?: RecordedBlockCode;
   result?: string;
+  /** The block a check returned (the session's value, with its details). */
+  blocked?: FSMBlockedError;
 }
 
 /**
  * Performs one recorded call on a session: the one place that maps a
- * recording's call vocabulary onto the session API (replays, playgrounds).
+ * recording's call vocabulary onto the session API (replays, playgrounds,
+ * the model-based path tests).
  */
 export function applyCall(session: SafetySession, call: RecordedCall): CallOutcome {
   switch (call.type) {
@@ -205,7 +209,7 @@ export function applyCall(session: SafetySession, call: RecordedCall): CallOutco
           : call.type === 'canFinalAnswer'
             ? session.canFinalAnswer()
             : session.beginToolCall({ id: call.id, kind: call.kind, tool: call.tool });
-      return blocked ? { decision: 'blocked', reasonCode: blocked.reasonCode } : { decision: 'allowed' };
+      return blocked ? { decision: 'blocked', reasonCode: blocked.reasonCode, blocked } : { decision: 'allowed' };
     }
     case 'endToolCall': {
       const known = Object.hasOwn(session.context.calls, call.id);

@@ -1,3 +1,6 @@
+import { eventOfCall } from '../eventOfCall.js';
+import { applyCall } from '../recording.js';
+import type { RecordedCall } from '../RecordingEntry.js';
 import type { SafetyContext } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { FSMBlockedError } from '../FSMBlockedError.js';
@@ -149,36 +152,43 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
   return moves;
 }
 
-/** The machine event a move stands for in a context, or undefined (an end with no matching call). */
-export function moveToEvent(move: Move, context: SafetyContext, at: number): SafetyEvent | undefined {
+/**
+ * The session API call a move stands for in a context, with the concrete call
+ * id it picks; undefined for an end with no matching call in flight.
+ */
+export function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefined {
   switch (move.type) {
     case 'check':
-      return { type: 'CHECK_TOOL', kind: move.kind, tool: TOOL_OF[move.kind], at };
+      return { type: 'canExecuteTool', kind: move.kind, tool: TOOL_OF[move.kind] };
     case 'begin':
-      return { type: 'BEGIN_CALL', id: freshCallId(context), kind: move.kind, tool: TOOL_OF[move.kind], at };
+      return { type: 'beginToolCall', id: freshCallId(context), kind: move.kind, tool: TOOL_OF[move.kind] };
     case 'end': {
       const id = callIdFor(context, move);
       if (id === undefined) return undefined;
-      if (!move.ok) return { type: 'TOOL_FAILED', id, at };
-      return move.verified ? { type: 'TOOL_SUCCEEDED', id, verified: true, at } : { type: 'TOOL_SUCCEEDED', id, at };
+      return move.verified
+        ? { type: 'endToolCall', id, ok: move.ok, verified: true }
+        : { type: 'endToolCall', id, ok: move.ok };
     }
     case 'succeed':
-      return { type: 'TOOL_SUCCEEDED', kind: move.kind, tool: TOOL_OF[move.kind], at };
+      return { type: 'onToolSuccess', kind: move.kind, tool: TOOL_OF[move.kind] };
     case 'finalAnswer':
-      return { type: 'CHECK_FINAL_ANSWER', at };
+      return { type: 'canFinalAnswer' };
     case 'completeVerification':
-      return { type: 'COMPLETE_VERIFICATION', at };
     case 'targetEstablished':
-      return { type: 'TARGET_ESTABLISHED', at };
     case 'reset':
-      return { type: 'RESET', at };
     case 'resetKeepProgress':
-      return { type: 'RESET_KEEP_PROGRESS', at };
+      return { type: move.type };
     case 'trackRecovery':
-      return { type: 'TRACK_RECOVERY', errorCode: TRACKED_ERROR_CODE, tool: TOOL_OF.write, at };
+      return { type: 'trackPendingRecovery', errorCode: TRACKED_ERROR_CODE, tool: TOOL_OF.write };
     case 'checkRecovery':
-      return { type: 'CHECK_RECOVERY', tool: TOOL_OF.write, at };
+      return { type: 'checkRecoverySuccess', tool: TOOL_OF.write };
   }
+}
+
+/** The machine event a move stands for in a context, or undefined (an end with no matching call). */
+export function moveToEvent(move: Move, context: SafetyContext, at: number): SafetyEvent | undefined {
+  const call = callOfMove(move, context);
+  return call && eventOfCall(call, at, context);
 }
 
 /** What a session API call returned, as far as a path test compares it. */
@@ -189,51 +199,24 @@ export interface MoveResult {
   blocked?: FSMBlockedError | null;
 }
 
+/** A call as a failure message shows it: `beginToolCall(c1, write, restart_vm)`, `endToolCall(c1, ok: true)`. */
+function describeCall(call: RecordedCall): string {
+  const args = Object.entries(call)
+    .filter(([key]) => key !== 'type')
+    .map(([key, value]) => (typeof value === 'boolean' ? `${key}: ${value}` : String(value)));
+  return `${call.type}(${args.join(', ')})`;
+}
+
 /**
  * Applies a move to a real session through its public API (the system under
- * test): checks through `canExecuteTool`/`canFinalAnswer`, calls through
+ * test), with the same call mapping a replay uses ({@link applyCall}): checks
+ * through `canExecuteTool`/`canFinalAnswer`, calls through
  * `beginToolCall`/`endToolCall`, successes through `onToolSuccess`.
  */
 export function applyMove(session: SafetySession, move: Move): MoveResult {
-  switch (move.type) {
-    case 'check': {
-      const blocked = session.canExecuteTool(move.kind, TOOL_OF[move.kind]);
-      return { call: `canExecuteTool(${move.kind}, ${TOOL_OF[move.kind]})`, blocked };
-    }
-    case 'begin': {
-      const id = freshCallId(session.context);
-      const blocked = session.beginToolCall({ id, kind: move.kind, tool: TOOL_OF[move.kind] });
-      return { call: `beginToolCall(${id}, ${move.kind}, ${TOOL_OF[move.kind]})`, blocked };
-    }
-    case 'end': {
-      const id = callIdFor(session.context, move);
-      if (id === undefined) throw new Error(`no ${move.kind} call (${move.epoch}) in flight to end`);
-      const result = move.verified ? { id, ok: move.ok, verified: true } : { id, ok: move.ok };
-      session.endToolCall(result);
-      return { call: `endToolCall(${id}, ok: ${move.ok}${move.verified ? ', verified' : ''})` };
-    }
-    case 'succeed':
-      session.onToolSuccess(move.kind, TOOL_OF[move.kind]);
-      return { call: `onToolSuccess(${move.kind}, ${TOOL_OF[move.kind]})` };
-    case 'finalAnswer':
-      return { call: 'canFinalAnswer()', blocked: session.canFinalAnswer() };
-    case 'completeVerification':
-      session.completeVerification();
-      return { call: 'completeVerification()' };
-    case 'targetEstablished':
-      session.targetEstablished();
-      return { call: 'targetEstablished()' };
-    case 'reset':
-      session.reset();
-      return { call: 'reset()' };
-    case 'resetKeepProgress':
-      session.resetKeepProgress();
-      return { call: 'resetKeepProgress()' };
-    case 'trackRecovery':
-      session.trackPendingRecovery(TRACKED_ERROR_CODE, TOOL_OF.write);
-      return { call: `trackPendingRecovery(${TRACKED_ERROR_CODE}, ${TOOL_OF.write})` };
-    case 'checkRecovery':
-      session.checkRecoverySuccess(TOOL_OF.write);
-      return { call: `checkRecoverySuccess(${TOOL_OF.write})` };
-  }
+  const call = callOfMove(move, session.context);
+  if (!call) throw new Error(`no call in flight matches "${moveLabel(move)}"`);
+  const outcome = applyCall(session, call);
+  const decides = call.type === 'canExecuteTool' || call.type === 'canFinalAnswer' || call.type === 'beginToolCall';
+  return decides ? { call: describeCall(call), blocked: outcome.blocked ?? null } : { call: describeCall(call) };
 }

@@ -4,7 +4,8 @@ import { summariseContext, type RecordingEntry } from '../../src/RecordingEntry.
 import { applyCall, type CallOutcome, type Divergence } from '../../src/recording.js';
 import type { PendingRecovery, SafetyContext } from '../../src/SafetyContext.js';
 import { createSafetySession, restoreSafetySession, type SafetySession } from '../../src/SafetySession.js';
-import { eventOfCall, transitionTaken } from './transitionTaken.js';
+import { eventOfCall } from '../../src/eventOfCall.js';
+import { transitionTaken } from './transitionTaken.js';
 
 /*
  * An incremental replay of a recording against the current machine: feed it
