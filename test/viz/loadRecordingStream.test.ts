@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseRecording } from '../../src/index.js';
 import { loadRecordingStream, loadRecordingText, type LoadResult } from '../../viz/model/loadRecording.js';
 import { blockedRecording, toJSONL } from './fixtures.js';
-import { cutBytes, multibyteRecording, seeded, testStream } from './streamHelpers.js';
+import { seededRandom as seeded } from '../../bench/generateRecording.js';
+import { cutBytes, multibyteRecording, testStream } from './streamHelpers.js';
 
 const good = toJSONL(multibyteRecording());
 const lines = good.split('\n');

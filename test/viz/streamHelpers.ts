@@ -1,18 +1,6 @@
 import type { RecordingEntry } from '../../src/index.js';
 import { blockedRecording } from './fixtures.js';
 
-/** A seeded PRNG (mulberry32): the same cuts on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** {@link blockedRecording} with tool names of two-, three- and four-byte UTF-8 characters. */
 export function multibyteRecording(): RecordingEntry[] {
   return blockedRecording().map((e) =>

@@ -6,6 +6,7 @@ import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
+import { TargetSelect } from './TargetSelect.js';
 
 const nameOf = (ref: unknown) =>
   ref === undefined ? undefined : typeof ref === 'string' ? ref : (ref as { type: string }).type;
@@ -83,14 +84,13 @@ export function StateInspector({
         </label>
         <label>
           target
-          <select data-field="new-target" value={target} onChange={(e) => setTarget(e.target.value)}>
-            <option value="">(none: stays)</option>
-            {Object.keys(definition.states).map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
+          <TargetSelect
+            field="new-target"
+            states={Object.keys(definition.states)}
+            value={target}
+            none="(none: stays)"
+            onChange={setTarget}
+          />
         </label>
         <label>
           guard

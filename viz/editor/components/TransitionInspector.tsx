@@ -4,6 +4,7 @@ import { SAFETY_EVENT_TYPES } from '../../../src/SafetyEvent.js';
 import { ActionListEditor } from './ActionListEditor.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
+import { TargetSelect } from './TargetSelect.js';
 
 const nameOf = (ref: TransitionDefinition['guard']) =>
   ref === undefined ? '' : typeof ref === 'string' ? ref : ref.type;
@@ -48,18 +49,13 @@ export function TransitionInspector({
       </label>
       <label>
         target
-        <select
-          data-field="target"
+        <TargetSelect
+          field="target"
+          states={Object.keys(definition.states)}
           value={transition.target ?? ''}
-          onChange={(e) => onEdit({ type: 'retargetTransition', at, target: e.target.value || null })}
-        >
-          <option value="">{at.source === null ? '(none: stays in its state)' : `(none: stays in ${source})`}</option>
-          {Object.keys(definition.states).map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+          none={at.source === null ? '(none: stays in its state)' : `(none: stays in ${source})`}
+          onChange={(target) => onEdit({ type: 'retargetTransition', at, target: target || null })}
+        />
       </label>
       <label>
         guard
