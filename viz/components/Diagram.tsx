@@ -1,3 +1,4 @@
+import type { MouseEventHandler, ReactNode } from 'react';
 import { METRICS, type GraphLayout } from '../layout/layoutGraph.js';
 import type { GraphModel } from '../model/graphModel.js';
 import { StateNode, type RowMark } from './StateNode.js';
@@ -35,31 +36,7 @@ export function Diagram({
   const blockedNode = blockedAt ? layout.nodes[blockedAt] : undefined;
   const blockedRow = taken?.internal ? blockedNode?.rows.find((r) => r.id === taken.id) : undefined;
   return (
-    <svg
-      className="diagram"
-      viewBox={`0 0 ${layout.width} ${layout.height + 30}`}
-      width={Math.round(layout.width * scale)}
-      height={Math.round((layout.height + 30) * scale)}
-      role="img"
-      aria-label={`statechart ${model.id}`}
-    >
-      <defs>
-        {MARKS.map((m) => (
-          <marker
-            key={m}
-            id={`arrow-${m}`}
-            viewBox="0 0 10 10"
-            refX={9}
-            refY={5}
-            markerUnits="userSpaceOnUse"
-            markerWidth={10}
-            markerHeight={10}
-            orient="auto-start-reverse"
-          >
-            <path d="M0,0 L10,5 L0,10 z" className={`arrowhead arrowhead-${m}`} />
-          </marker>
-        ))}
-      </defs>
+    <DiagramFrame layout={layout} scale={scale} label={`statechart ${model.id}`}>
       {model.nodes.map((n) => {
         const l = layout.nodes[n.id];
         return l ? (
@@ -99,6 +76,60 @@ export function Diagram({
           </text>
         </g>
       )}
+    </DiagramFrame>
+  );
+}
+
+/** The size a diagram is drawn at, in the layout's pixels: the layout and 30 px below it. */
+export function diagramSize(layout: { width: number; height: number }): { width: number; height: number } {
+  return { width: layout.width, height: layout.height + 30 };
+}
+
+/** The SVG a diagram is drawn in: sized to its layout at `scale`, with the arrowheads its edges use. */
+export function DiagramFrame({
+  layout,
+  scale,
+  className = 'diagram',
+  label,
+  onClick,
+  children,
+}: {
+  layout: GraphLayout;
+  scale: number;
+  className?: string;
+  label: string;
+  onClick?: MouseEventHandler<SVGSVGElement>;
+  children: ReactNode;
+}) {
+  const size = diagramSize(layout);
+  return (
+    <svg
+      className={className}
+      viewBox={`0 0 ${size.width} ${size.height}`}
+      width={Math.round(size.width * scale)}
+      height={Math.round(size.height * scale)}
+      role="img"
+      aria-label={label}
+      onClick={onClick}
+    >
+      <defs>
+        {MARKS.map((m) => (
+          <marker
+            key={m}
+            id={`arrow-${m}`}
+            viewBox="0 0 10 10"
+            refX={9}
+            refY={5}
+            markerUnits="userSpaceOnUse"
+            markerWidth={10}
+            markerHeight={10}
+            orient="auto-start-reverse"
+          >
+            <path d="M0,0 L10,5 L0,10 z" className={`arrowhead arrowhead-${m}`} />
+          </marker>
+        ))}
+      </defs>
+      {children}
     </svg>
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
-import type { GraphLayout } from '../layout/layoutGraph.js';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useDiagramFit, type Fit } from '../hooks/useDiagramFit.js';
+import type { Box, GraphLayout } from '../layout/layoutGraph.js';
 import type { GraphModel } from '../model/graphModel.js';
-import { Diagram, type DiagramMoment } from './Diagram.js';
+import { Diagram, diagramSize, type DiagramMoment } from './Diagram.js';
 
-type Zoom = 'width' | 'all' | number;
+type Zoom = Fit | number;
 
 /**
  * The diagram in a scrolling viewport: fitted to the width by default (never
@@ -20,53 +21,67 @@ export function DiagramViewport({
   moment: DiagramMoment;
 }) {
   const viewport = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ width: 0, height: 0 });
   const [zoom, setZoom] = useState<Zoom>('width');
-  useEffect(() => {
-    const el = viewport.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const update = () => setSize({ width: el.clientWidth, height: el.clientHeight });
-    update();
-    const observer = new ResizeObserver(update);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  const fitWidth = size.width > 0 ? Math.min(1, (size.width - 16) / layout.width) : 1;
-  const fitAll = size.height > 0 ? Math.min(fitWidth, (size.height - 8) / (layout.height + 30)) : fitWidth;
-  const scale = zoom === 'width' ? fitWidth : zoom === 'all' ? fitAll : zoom;
+  const fit = useDiagramFit(viewport, diagramSize(layout), 8);
+  const scale = typeof zoom === 'number' ? zoom : fit[zoom];
 
   useEffect(() => {
     const el = viewport.current;
     const node = moment.active ? layout.nodes[moment.active] : undefined;
-    if (!el || !node) return;
-    const top = node.y * scale;
-    const bottom = (node.y + node.height) * scale;
-    if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
-      const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
-      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target });
-      else el.scrollTop = target; // jsdom
-    }
+    if (el && node) scrollIntoView(el, node, scale);
   }, [moment.active, layout, scale]);
 
-  const numeric = typeof zoom === 'number' ? zoom : scale;
   return (
     <div className="diagram-viewport" ref={viewport}>
-      <div className="zoom">
-        <button type="button" className={zoom === 'width' ? 'selected' : ''} onClick={() => setZoom('width')}>
-          fit width
-        </button>
-        <button type="button" className={zoom === 'all' ? 'selected' : ''} onClick={() => setZoom('all')}>
-          fit all
-        </button>
-        <button type="button" onClick={() => setZoom(Math.max(0.25, numeric / 1.25))} aria-label="zoom out">
+      <ZoomBar fits={['width', 'all']} zoom={zoom} scale={scale} onFit={setZoom}>
+        <button type="button" onClick={() => setZoom(Math.max(0.25, scale / 1.25))} aria-label="zoom out">
           −
         </button>
-        <button type="button" onClick={() => setZoom(Math.min(3, numeric * 1.25))} aria-label="zoom in">
+        <button type="button" onClick={() => setZoom(Math.min(3, scale * 1.25))} aria-label="zoom in">
           +
         </button>
-        <span className="muted">{Math.round(scale * 100)}%</span>
-      </div>
+      </ZoomBar>
       <Diagram model={model} layout={layout} moment={moment} scale={scale} />
     </div>
   );
+}
+
+const FIT_LABELS: Record<Fit, string> = { width: 'fit width', all: 'fit all' };
+
+/** A diagram viewport's zoom bar: its fit buttons in this order, any other controls, and the zoom shown. */
+export function ZoomBar({
+  fits,
+  zoom,
+  scale,
+  onFit,
+  children,
+}: {
+  fits: readonly Fit[];
+  zoom: Fit | number;
+  scale: number;
+  onFit(fit: Fit): void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="zoom">
+      {fits.map((f) => (
+        <button key={f} type="button" className={zoom === f ? 'selected' : ''} onClick={() => onFit(f)}>
+          {FIT_LABELS[f]}
+        </button>
+      ))}
+      {children}
+      <span className="muted">{Math.round(scale * 100)}%</span>
+    </div>
+  );
+}
+
+/** Scrolls the viewport `el` so a node of a diagram drawn at `scale` is in view, centred, when it is not already. */
+export function scrollIntoView(el: HTMLElement, node: Box, scale: number): void {
+  const top = node.y * scale;
+  const bottom = (node.y + node.height) * scale;
+  if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
+    const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
+    if (typeof el.scrollTo === 'function') el.scrollTo({ top: target });
+    else el.scrollTop = target; // jsdom
+  }
 }

@@ -1,14 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { NodePosition } from '../../../src/editor/MachineLayout.js';
+import { DiagramFrame, diagramSize } from '../../components/Diagram.js';
+import { scrollIntoView, ZoomBar } from '../../components/DiagramViewport.js';
 import { StateNode, type RowMark } from '../../components/StateNode.js';
 import { TransitionEdge, type EdgeMark } from '../../components/TransitionEdge.js';
+import { useDiagramFit, type Fit } from '../../hooks/useDiagramFit.js';
 import type { GraphLayout } from '../../layout/layoutGraph.js';
 import type { GraphModel } from '../../model/graphModel.js';
 import type { CounterexampleStep } from '../model/CheckReport.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { positionedLayout } from '../model/positionedLayout.js';
 
-const MARKS: EdgeMark[] = ['none', 'taken', 'blocked', 'dim'];
 /** A press that moves less than this (screen pixels) is a click, not a drag. */
 const DRAG_THRESHOLD = 4;
 
@@ -45,44 +47,24 @@ export function EditableDiagram({
   onMove(state: string, position: NodePosition): void;
 }) {
   const viewport = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  const [zoom, setZoom] = useState<'all' | 'width'>('all');
+  const [zoom, setZoom] = useState<Fit>('all');
   const [drag, setDrag] = useState<Drag | null>(null);
-  useEffect(() => {
-    const el = viewport.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const update = () => setSize({ width: el.clientWidth, height: el.clientHeight });
-    const observer = new ResizeObserver(update);
-    update();
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
 
   const shown = useMemo(
     () => positionedLayout(model, auto, drag ? { ...positions, [drag.state]: drag.at } : positions),
     [model, auto, positions, drag],
   );
-  // Fit the width, never enlarge; the scale stays put while dragging so the diagram does not swim.
+  const fit = useDiagramFit(viewport, diagramSize(shown), 40);
+  // The scale stays put while dragging so the diagram does not swim.
   const scaleRef = useRef(1);
-  if (!drag) {
-    const fitWidth = size.width > 0 ? Math.min(1, (size.width - 16) / shown.width) : 1;
-    const fitAll = size.height > 0 ? Math.min(fitWidth, (size.height - 40) / (shown.height + 30)) : fitWidth;
-    scaleRef.current = zoom === 'all' ? fitAll : fitWidth;
-  }
+  if (!drag) scaleRef.current = fit[zoom];
   const scale = scaleRef.current;
 
   // The state a counterexample step ends in is scrolled into view.
   useEffect(() => {
     const el = viewport.current;
     const node = step ? shown.nodes[step.to] : undefined;
-    if (!el || !node) return;
-    const top = node.y * scale;
-    const bottom = (node.y + node.height) * scale;
-    if (top < el.scrollTop || bottom > el.scrollTop + el.clientHeight) {
-      const target = Math.max(0, (top + bottom) / 2 - el.clientHeight / 2);
-      if (typeof el.scrollTo === 'function') el.scrollTo({ top: target });
-      else el.scrollTop = target;
-    }
+    if (el && node) scrollIntoView(el, node, scale);
   }, [step, scale]);
 
   useEffect(() => {
@@ -146,41 +128,14 @@ export function EditableDiagram({
 
   return (
     <div className="diagram-viewport edit-diagram" ref={viewport}>
-      <div className="zoom">
-        <button type="button" className={zoom === 'all' ? 'selected' : ''} onClick={() => setZoom('all')}>
-          fit all
-        </button>
-        <button type="button" className={zoom === 'width' ? 'selected' : ''} onClick={() => setZoom('width')}>
-          fit width
-        </button>
-        <span className="muted">{Math.round(scale * 100)}%</span>
-      </div>
-      <svg
+      <ZoomBar fits={['all', 'width']} zoom={zoom} scale={scale} onFit={setZoom} />
+      <DiagramFrame
+        layout={shown}
+        scale={scale}
         className={`diagram${drag?.moved ? ' dragging' : ''}`}
-        viewBox={`0 0 ${shown.width} ${shown.height + 30}`}
-        width={Math.round(shown.width * scale)}
-        height={Math.round((shown.height + 30) * scale)}
-        role="img"
-        aria-label={`statechart ${model.id} (editing)`}
+        label={`statechart ${model.id} (editing)`}
         onClick={click}
       >
-        <defs>
-          {MARKS.map((m) => (
-            <marker
-              key={m}
-              id={`arrow-${m}`}
-              viewBox="0 0 10 10"
-              refX={9}
-              refY={5}
-              markerUnits="userSpaceOnUse"
-              markerWidth={10}
-              markerHeight={10}
-              orient="auto-start-reverse"
-            >
-              <path d="M0,0 L10,5 L0,10 z" className={`arrowhead arrowhead-${m}`} />
-            </marker>
-          ))}
-        </defs>
         {selectedNode && (
           <rect
             className="edit-selection"
@@ -203,7 +158,7 @@ export function EditableDiagram({
           const l = shown.edges[e.id];
           return l ? <TransitionEdge key={e.id} transition={e} layout={l} mark={edgeMark(e.id)} /> : null;
         })}
-      </svg>
+      </DiagramFrame>
     </div>
   );
 }
