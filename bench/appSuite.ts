@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.js';
 import { startServer } from '../src/server/startServer.js';
 import { generateRecording } from './generateRecording.js';
 import { makeFigure, median, ratioText, type Figure } from './measure.js';
@@ -19,15 +20,6 @@ export interface AppSizes {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const APP_DIR = join(ROOT, 'dist', 'viz');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Newest modification time of the files under `dir`, ms. */
 function newest(dir: string): number {
@@ -198,7 +190,7 @@ export async function appFigures({ events = 100_000, runs = 3, steps = 10 }: Par
   const name = `bench-${events}.jsonl`;
   const rec = generateRecording(join(recordingsDir, name), { events });
   const server = await startServer({ recordingsDir, machinesDir: join(ROOT, 'machines'), appDir: APP_DIR });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = await launchChromium();
   const pageRuns: PageRun[] = [];
   try {
     for (let r = 0; r < runs; r++) {

@@ -3,8 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.js';
 
 /*
  * End-to-end plumbing: the built app served by the real CLI in a child
@@ -13,7 +14,6 @@ import { afterAll, beforeAll } from 'vitest';
  */
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-export const CHROMIUM = '/usr/bin/chromium';
 const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 export const RESULTS = join(root, 'test-results');
 
@@ -31,23 +31,7 @@ export function ensureAppBuilt(): void {
   if (result.status !== 0) throw new Error('e2e: building the app failed');
 }
 
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`e2e: ${CHROMIUM} is missing: apt-get install chromium (.ci/run does), never a downloaded browser`);
-  }
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+export { launchChromium };
 
 export interface Served {
   url: string;
