@@ -11,6 +11,7 @@ import {
   LoopBlockCode,
   summariseContext,
   type Decision,
+  type RecordedBlockCode,
   type RecordedCall,
   type RecordingEntry,
   type SessionRecorder,
@@ -151,7 +152,7 @@ type Snapshot = ReturnType<Actor<SafetyMachine>['getSnapshot']>;
 
 interface Outcome {
   decision: Decision;
-  reasonCode?: BlockReasonCode | LoopBlockCode;
+  reasonCode?: RecordedBlockCode;
   result?: string;
   note?: string;
 }
