@@ -6,7 +6,7 @@ import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
-import { TargetSelect } from './TargetSelect.js';
+import { NameSelect } from './NameSelect.js';
 
 const nameOf = (ref: unknown) =>
   ref === undefined ? undefined : typeof ref === 'string' ? ref : (ref as { type: string }).type;
@@ -74,19 +74,13 @@ export function StateInspector({
         <summary>add a transition</summary>
         <label>
           event
-          <select data-field="new-event" value={event} onChange={(e) => setEvent(e.target.value)}>
-            {SAFETY_EVENT_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
+          <NameSelect field="new-event" names={SAFETY_EVENT_TYPES} value={event} onChange={setEvent} />
         </label>
         <label>
           target
-          <TargetSelect
+          <NameSelect
             field="new-target"
-            states={Object.keys(definition.states)}
+            names={Object.keys(definition.states)}
             value={target}
             none="(none: stays)"
             onChange={setTarget}

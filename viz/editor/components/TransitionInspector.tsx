@@ -4,7 +4,7 @@ import { SAFETY_EVENT_TYPES } from '../../../src/SafetyEvent.js';
 import { ActionListEditor } from './ActionListEditor.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
-import { TargetSelect } from './TargetSelect.js';
+import { NameSelect } from './NameSelect.js';
 
 const nameOf = (ref: TransitionDefinition['guard']) =>
   ref === undefined ? '' : typeof ref === 'string' ? ref : ref.type;
@@ -35,23 +35,18 @@ export function TransitionInspector({
       </h2>
       <label>
         event
-        <select
-          data-field="event"
+        <NameSelect
+          field="event"
+          names={SAFETY_EVENT_TYPES}
           value={at.event}
-          onChange={(e) => onEdit({ type: 'setTransitionEvent', at, event: e.target.value })}
-        >
-          {SAFETY_EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+          onChange={(event) => onEdit({ type: 'setTransitionEvent', at, event })}
+        />
       </label>
       <label>
         target
-        <TargetSelect
+        <NameSelect
           field="target"
-          states={Object.keys(definition.states)}
+          names={Object.keys(definition.states)}
           value={transition.target ?? ''}
           none={at.source === null ? '(none: stays in its state)' : `(none: stays in ${source})`}
           onChange={(target) => onEdit({ type: 'retargetTransition', at, target: target || null })}
