@@ -11,7 +11,11 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // Tests import the package by name and get the source tree, not a stale build.
-    alias: { 'assistant-safety': here('./src/index.ts') },
+    alias: [
+      { find: /^assistant-safety$/, replacement: here('./src/index.ts') },
+      // Each subpath export is one folder of src/ (docs/packages.md).
+      { find: /^assistant-safety\/([a-z-]+)$/, replacement: here('./src') + '/$1/index.ts' },
+    ],
   },
   build: {
     outDir: here('./dist/viz'),

@@ -12,7 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createLiveRecorder, type LiveRecorder } from '../src/live/createLiveRecorder.js';
+import { createLiveRecorder, type LiveRecorder } from '../src/node/createLiveRecorder.js';
 import { parseRecording } from '../src/recording.js';
 import type { SessionRecorder } from '../src/RecordingEntry.js';
 

@@ -1,6 +1,9 @@
 /*
- * assistant-safety: the public API. Hand-picked named exports, one concept per
- * module; API.md lists the names outside code relies on.
+ * assistant-safety: the runtime-neutral core. Hand-picked named exports, one
+ * concept per module. Nothing here imports a `node:` module or `ws` (a test
+ * checks): the same code runs in Node, browsers, workers and edge runtimes.
+ * Everything tied to a runtime or an audience lives under a subpath
+ * (docs/packages.md lists them).
  */
 
 // kinds, states and codes
@@ -14,6 +17,7 @@ export { createSafetyMachine, definitionOf } from './createSafetyMachine.js';
 export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
 export {
   MachineDefinition,
+  NamedRef,
   MachineDefinitionError,
   parseMachineDefinition,
   safeParseMachineDefinition,
@@ -30,6 +34,7 @@ export { actionImplementations } from './actions.js';
 export type { ActionName } from './actions.js';
 export { SafetyContext, PendingRecovery, InFlightCall, RECOVERY_TTL_MS, initialContext } from './SafetyContext.js';
 export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
+export { eventOfCall } from './eventOfCall.js';
 
 // sessions
 export { createSafetySession, restoreSafetySession, SafetyInputError } from './SafetySession.js';
@@ -63,6 +68,7 @@ export {
   Decision,
   LoopBlockCode,
   RecordedBlockCode,
+  summariseContext,
 } from './RecordingEntry.js';
 export type { SessionRecorder } from './RecordingEntry.js';
 export {
@@ -90,14 +96,8 @@ export type {
   ReplayStreamResult,
   RecordingChunk,
 } from './recording.js';
-export { createFileRecorder } from './fileRecorder.js';
-export type { FileRecorder, FileRecorderOptions } from './fileRecorder.js';
-
-// the visualiser: stream a session to `assistant-safety serve`, or run the server in-process
-export { createLiveRecorder } from './live/createLiveRecorder.js';
-export type { LiveRecorder, LiveRecorderOptions } from './live/createLiveRecorder.js';
-export { startServer } from './server/startServer.js';
-export type { ServerOptions, RunningServer } from './server/startServer.js';
+export { createFileRecorder } from './node/fileRecorder.js';
+export type { FileRecorder, FileRecorderOptions } from './node/fileRecorder.js';
 
 // the tool loop harness: three-phase pipeline, stable error codes
 export { createToolLoop } from './loop/createToolLoop.js';
@@ -127,63 +127,3 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
-
-// model-based testing: invariants, the explored graph, paths, coverage, mutants
-export { invariants, invariantById } from './mbt/invariants.js';
-export type { Invariant } from './mbt/invariants.js';
-export { decisionOf, stepOf } from './mbt/Step.js';
-export type { Step, StepDecision, SafetySnapshotLike } from './mbt/Step.js';
-export { exploreMachine, serializeConfiguration, shortestPathTo, EXPLORED_CONFIGS } from './mbt/exploreMachine.js';
-export type { MachineGraph, GraphEdge, Configuration, ExploreOptions } from './mbt/exploreMachine.js';
-export { checkInvariants, formatViolation } from './mbt/checkInvariants.js';
-export type { CheckResult, Violation } from './mbt/checkInvariants.js';
-export { CoverageTracker, resolveTransition, transitionsOf } from './mbt/coverage.js';
-export type { Coverage, CoverageFigure, Resolution, TransitionInfo } from './mbt/coverage.js';
-export { movesFrom, moveToEvent, moveLabel, applyMove } from './mbt/Move.js';
-export type { Move, MoveResult } from './mbt/Move.js';
-export { shortestPlans, simplePlans, generatePlans, planFromLabels } from './mbt/paths.js';
-export type { PathPlan, PlanStep, StepExpectation, PathStrategy } from './mbt/paths.js';
-export { runPlan } from './mbt/runPlan.js';
-export type { PlanResult, ObservedStep } from './mbt/runPlan.js';
-export { monitorWalk } from './mbt/monitorWalk.js';
-export type { WalkCommand, WalkResult } from './mbt/monitorWalk.js';
-export { generateMutants, tryMutant, runMutants } from './mbt/mutate.js';
-export type { Mutant, MutantResult, MutationReport, MutationOperator } from './mbt/mutate.js';
-export { EQUIVALENT_MUTANTS } from './mbt/equivalentMutants.js';
-
-// exports and editing: the machine as Mermaid and SCXML; edits as data; safe, versioned saves
-export { toMermaid } from './export/toMermaid.js';
-export { toScxml, SCXML_ACTION_NAMESPACE } from './export/toScxml.js';
-export { applyMachineEdit, MachineEdit, MachineEditError, TransitionRef } from './editor/MachineEdit.js';
-export type { EditorDocument } from './editor/MachineEdit.js';
-export {
-  createEditHistory,
-  commitEdit,
-  undoEdit,
-  redoEdit,
-  canUndo,
-  canRedo,
-  HISTORY_LIMIT,
-} from './editor/EditHistory.js';
-export type { EditHistory } from './editor/EditHistory.js';
-export { MachineLayout, NodePosition, emptyLayout } from './editor/MachineLayout.js';
-export { lineDiff, diffChanges } from './editor/lineDiff.js';
-export type { DiffLine } from './editor/lineDiff.js';
-export {
-  listMachineFiles,
-  readMachineFile,
-  saveMachineFile,
-  contentVersion,
-  writeFileAtomic,
-  MachineFileError,
-  MACHINE_NAME,
-} from './editor/machineFiles.js';
-export type { MachineFile, SaveMachineRequest, SaveMachineResult, SaveErrorCode } from './editor/machineFiles.js';
-export { previewMachineSave } from './editor/previewMachineSave.js';
-export {
-  SaveMachineBody,
-  MachineFileResponse,
-  SavePreviewResponse,
-  SaveMachineResponse,
-  MachineApiError,
-} from './editor/MachineFileApi.js';

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { checkInvariants, formatViolation } from '../mbt/checkInvariants.js';
-import { exploreMachine } from '../mbt/exploreMachine.js';
+import { checkInvariants, formatViolation } from '../testing/checkInvariants.js';
+import { exploreMachine } from '../testing/exploreMachine.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
-import { defaultMachinePath } from './packageRoot.js';
+import { defaultMachinePath } from '../node/packageRoot.js';
 
 export const checkCommand: Command = {
   name: 'check',

@@ -4,7 +4,7 @@ import { safeParseMachineDefinition } from '../MachineDefinition.js';
 import { toMermaid } from '../export/toMermaid.js';
 import { toScxml } from '../export/toScxml.js';
 import { UsageError, type Command } from './Command.js';
-import { defaultMachinePath } from './packageRoot.js';
+import { defaultMachinePath } from '../node/packageRoot.js';
 
 export const exportCommand: Command = {
   name: 'export',

@@ -1,6 +1,6 @@
 import { commands } from './commands.js';
 import { UsageError, type CliIO } from './Command.js';
-import { packageVersion } from './packageRoot.js';
+import { packageVersion } from '../node/packageRoot.js';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

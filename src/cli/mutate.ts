@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { safeParseMachineDefinition } from '../MachineDefinition.js';
-import { runMutants, type MutantResult } from '../mbt/mutate.js';
+import { runMutants, type MutantResult } from '../testing/mutate.js';
 import { UsageError, type Command } from './Command.js';
-import { defaultMachinePath } from './packageRoot.js';
+import { defaultMachinePath } from '../node/packageRoot.js';
 
 export const mutateCommand: Command = {
   name: 'mutate',

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { exploreMachine } from '../mbt/exploreMachine.js';
-import { plansToJUnit, plansToJson, plansToMarkdown, type PlanFigures } from '../mbt/formatPlans.js';
-import { generatePlans, type PathStrategy } from '../mbt/paths.js';
+import { exploreMachine } from '../testing/exploreMachine.js';
+import { plansToJUnit, plansToJson, plansToMarkdown, type PlanFigures } from '../testing/formatPlans.js';
+import { generatePlans, type PathStrategy } from '../testing/paths.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
-import { defaultMachinePath } from './packageRoot.js';
+import { defaultMachinePath } from '../node/packageRoot.js';
 
 const FORMATS = { json: 'json', md: 'md', junit: 'xml' } as const;
 type Format = keyof typeof FORMATS;

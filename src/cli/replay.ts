@@ -5,7 +5,7 @@ import { RecordingParseError, replayRecordingStream, type Divergence } from '../
 import type { RecordedCallType } from '../RecordingEntry.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
-import { defaultMachinePath } from './packageRoot.js';
+import { defaultMachinePath } from '../node/packageRoot.js';
 
 const DEFAULT_MAX_DIVERGENCES = 1000;
 

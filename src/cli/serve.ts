@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '../server/startServer.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { packageRoot } from './packageRoot.js';
+import { packageRoot } from '../node/packageRoot.js';
 
 /** The port `serve` tries first when none is given. */
 export const DEFAULT_PORT = 4400;

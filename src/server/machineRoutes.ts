@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MachineFileError, readMachineFile, saveMachineFile } from '../editor/machineFiles.js';
+import { MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
 import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
-import { previewMachineSave } from '../editor/previewMachineSave.js';
+import { previewMachineSave } from '../node/previewMachineSave.js';
 
 /*
  * The editor's machine endpoints (wire format in src/editor/MachineFileApi.ts).

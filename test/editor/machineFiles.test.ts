@@ -8,7 +8,7 @@ import {
   MachineFileError,
   readMachineFile,
   saveMachineFile,
-} from '../../src/editor/machineFiles.js';
+} from '../../src/node/machineFiles.js';
 
 function machinesDir() {
   const dir = mkdtempSync(join(tmpdir(), 'as-machines-'));

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readMachineFile, saveMachineFile } from '../../src/editor/machineFiles.js';
-import { previewMachineSave } from '../../src/editor/previewMachineSave.js';
+import { readMachineFile, saveMachineFile } from '../../src/node/machineFiles.js';
+import { previewMachineSave } from '../../src/node/previewMachineSave.js';
 
 describe('saving an unchanged machine outside the repository', () => {
   it('should write the very same text (key order and the repository Prettier style kept), and preview it so', async () => {

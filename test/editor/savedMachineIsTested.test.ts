@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { applyMachineEdit } from '../../src/editor/MachineEdit.js';
 import { emptyLayout } from '../../src/editor/MachineLayout.js';
-import { readMachineFile, saveMachineFile } from '../../src/editor/machineFiles.js';
+import { readMachineFile, saveMachineFile } from '../../src/node/machineFiles.js';
 import type { MachineDefinition } from '../../src/MachineDefinition.js';
 import { RESOLVING_WRITE } from './fixtures.js';
 

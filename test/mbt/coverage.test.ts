@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CoverageTracker,
-  exploreMachine,
-  parseMachineDefinition,
-  safetyMachine,
-  safetyMachineDefinition,
-} from 'assistant-safety';
-import { formatFigure } from '../../src/mbt/coverage.js';
-import { shortestPlans, simplePlans, type PathPlan } from '../../src/mbt/paths.js';
-import { runPlan } from '../../src/mbt/runPlan.js';
+import { CoverageTracker, exploreMachine } from 'assistant-safety/testing';
+import { parseMachineDefinition, safetyMachine, safetyMachineDefinition } from 'assistant-safety';
+import { formatFigure } from '../../src/testing/coverage.js';
+import { shortestPlans, simplePlans, type PathPlan } from '../../src/testing/paths.js';
+import { runPlan } from '../../src/testing/runPlan.js';
 
 const def = parseMachineDefinition(safetyMachineDefinition);
 const graph = exploreMachine(safetyMachine);

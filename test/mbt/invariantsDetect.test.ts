@@ -1,16 +1,7 @@
 import { transition } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import {
-  initialContext,
-  invariantById,
-  invariants,
-  safetyMachine,
-  stepOf,
-  type SafetyContext,
-  type SafetyEvent,
-  type SafetySnapshotLike,
-  type Step,
-} from 'assistant-safety';
+import { initialContext, safetyMachine, type SafetyContext, type SafetyEvent } from 'assistant-safety';
+import { invariantById, invariants, stepOf, type SafetySnapshotLike, type Step } from 'assistant-safety/testing';
 
 /*
  * Each invariant on its own: it flags a hand-made bad step, and it passes the

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { checkInvariants, exploreMachine, invariants, transitionsOf } from 'assistant-safety/testing';
 import {
-  checkInvariants,
-  exploreMachine,
-  invariants,
   SAFETY_EVENT_TYPES,
   safetyMachine,
   TOOL_KINDS,
-  transitionsOf,
   safetyMachineDefinition,
   parseMachineDefinition,
 } from 'assistant-safety';

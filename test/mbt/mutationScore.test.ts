@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { invariants, parseMachineDefinition, safetyMachineDefinition } from 'assistant-safety';
-import { EQUIVALENT_MUTANTS } from '../../src/mbt/equivalentMutants.js';
-import { generateMutants, runMutants, tryMutant } from '../../src/mbt/mutate.js';
+import { invariants } from 'assistant-safety/testing';
+import { parseMachineDefinition, safetyMachineDefinition } from 'assistant-safety';
+import { EQUIVALENT_MUTANTS } from '../../src/testing/equivalentMutants.js';
+import { generateMutants, runMutants, tryMutant } from '../../src/testing/mutate.js';
 
 const def = parseMachineDefinition(safetyMachineDefinition);
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSafetyMachine, EXPLORED_CONFIGS, safetyMachineDefinition } from 'assistant-safety';
-import { monitorWalk, type WalkCommand } from '../../src/mbt/monitorWalk.js';
+import { createSafetyMachine, safetyMachineDefinition } from 'assistant-safety';
+import { EXPLORED_CONFIGS } from 'assistant-safety/testing';
+import { monitorWalk, type WalkCommand } from '../../src/testing/monitorWalk.js';
 
 /*
  * Long random command sequences against a real SafetySession, every invariant

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invariants } from 'assistant-safety';
-import { packageRoot } from '../../src/cli/packageRoot.js';
+import { invariants } from 'assistant-safety/testing';
+import { packageRoot } from '../../src/node/packageRoot.js';
 
 const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
 const section = readme.slice(readme.indexOf('## Model-based testing (QA)'), readme.indexOf('## The tool loop harness'));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exploreMachine, safetyMachine } from 'assistant-safety';
-import { shortestPlans } from '../../src/mbt/paths.js';
-import { runPlan } from '../../src/mbt/runPlan.js';
+import { exploreMachine } from 'assistant-safety/testing';
+import { safetyMachine } from 'assistant-safety';
+import { shortestPlans } from '../../src/testing/paths.js';
+import { runPlan } from '../../src/testing/runPlan.js';
 
 const started = performance.now();
 const graph = exploreMachine(safetyMachine);

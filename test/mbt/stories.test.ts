@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exploreMachine, safetyMachine } from 'assistant-safety';
-import { planFromLabels } from '../../src/mbt/paths.js';
-import { runPlan } from '../../src/mbt/runPlan.js';
+import { exploreMachine } from 'assistant-safety/testing';
+import { safetyMachine } from 'assistant-safety';
+import { planFromLabels } from '../../src/testing/paths.js';
+import { runPlan } from '../../src/testing/runPlan.js';
 
 /*
  * The stories SEMANTICS.md tells, written as move labels, followed through the

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { defaultMachinePath } from '../../src/cli/packageRoot.js';
+import { defaultMachinePath } from '../../src/node/packageRoot.js';
 
 describe('assistant-safety test-paths', () => {
   it('should run every path against SafetySession, report full coverage and write JUnit XML', async () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  exploreMachine,
-  parseMachineDefinition,
-  resolveTransition,
-  safetyMachine,
-  safetyMachineDefinition,
-} from 'assistant-safety';
+import { exploreMachine, resolveTransition } from 'assistant-safety/testing';
+import { parseMachineDefinition, safetyMachine, safetyMachineDefinition } from 'assistant-safety';
 
 const def = parseMachineDefinition(safetyMachineDefinition);
 const graph = exploreMachine(safetyMachine);

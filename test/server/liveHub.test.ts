@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createMemoryRecorder, createSafetySession, type RecordingEntry } from '../../src/index.js';
-import { createLiveRecorder } from '../../src/live/createLiveRecorder.js';
+import { createLiveRecorder } from '../../src/node/createLiveRecorder.js';
 import { ServerMessage, type LiveSessionInfo } from '../../src/live/protocol.js';
 import { drive, startTestServer, until } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRecorder, createSafetySession } from '../../src/index.js';
-import { createLiveRecorder } from '../../src/live/createLiveRecorder.js';
+import { createLiveRecorder } from '../../src/node/createLiveRecorder.js';
 import { drive, startTestServer, until } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof startTestServer>> | undefined;

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentVersion } from '../../src/editor/machineFiles.js';
+import { contentVersion } from '../../src/node/machineFiles.js';
 import type { RunningServer } from '../../src/server/startServer.js';
 import { root, startTestServer } from './helpers.js';
 

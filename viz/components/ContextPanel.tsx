@@ -1,5 +1,5 @@
-import type { ContextSummary, RecordingEntry } from '../../src/RecordingEntry.js';
-import type { PendingRecovery } from '../../src/SafetyContext.js';
+import type { ContextSummary, RecordingEntry } from 'assistant-safety';
+import type { PendingRecovery } from 'assistant-safety';
 import { formatDuration, formatTime } from '../model/format.js';
 
 export interface ContextPanelProps {

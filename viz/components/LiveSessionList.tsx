@@ -1,4 +1,4 @@
-import type { LiveSessionInfo } from '../../src/live/protocol.js';
+import type { LiveSessionInfo } from 'assistant-safety/live';
 import type { LiveStatus } from '../hooks/useLiveSession.js';
 import { formatTime } from '../model/format.js';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { RecordedCall } from '../../src/RecordingEntry.js';
-import type { SafetySession } from '../../src/SafetySession.js';
-import { TOOL_KINDS, type ToolKind } from '../../src/toolKind.js';
+import type { RecordedCall } from 'assistant-safety';
+import type { SafetySession } from 'assistant-safety';
+import { TOOL_KINDS, type ToolKind } from 'assistant-safety';
 
 export interface PlaygroundControlsProps {
   session: SafetySession | undefined;

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import type { RecordingFileInfo } from '../../src/live/protocol.js';
+import type { RecordingFileInfo } from 'assistant-safety/live';
 import type { RecordingStatus } from '../hooks/useRecording.js';
 import { formatCount } from '../model/format.js';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type UIEvent } from 'react';
-import type { RecordingEntry } from '../../src/RecordingEntry.js';
-import type { Divergence } from '../../src/recording.js';
+import type { RecordingEntry } from 'assistant-safety';
+import type { Divergence } from 'assistant-safety';
 import { useElementHeight } from '../hooks/useElementHeight.js';
 import { formatTime, kindOf, toolOf } from '../model/format.js';
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
-import { emptyLayout } from '../../src/editor/MachineLayout.js';
-import type { MachineEdit } from '../../src/editor/MachineEdit.js';
-import type { MachineFileResponse } from '../../src/editor/MachineFileApi.js';
-import type { NodePosition } from '../../src/editor/MachineLayout.js';
-import { safeParseMachineDefinition, type MachineDefinition } from '../../src/MachineDefinition.js';
+import { emptyLayout } from 'assistant-safety/editor';
+import type { MachineEdit } from 'assistant-safety/editor';
+import type { MachineFileResponse } from 'assistant-safety/editor';
+import type { NodePosition } from 'assistant-safety/editor';
+import { safeParseMachineDefinition, type MachineDefinition } from 'assistant-safety';
 import { ANY_STATE, buildGraphModel } from '../model/graphModel.js';
 import { EditableDiagram } from './components/EditableDiagram.js';
 import { EditToolbar } from './components/EditToolbar.js';

@@ -3,8 +3,8 @@ import {
   SaveMachineResponse,
   SavePreviewResponse,
   type SaveMachineBody,
-} from '../../src/editor/MachineFileApi.js';
-import { TOKEN_HEADER } from '../../src/live/protocol.js';
+} from 'assistant-safety/editor';
+import { TOKEN_HEADER } from 'assistant-safety/live';
 import { pageToken } from '../model/api.js';
 
 /** A request's answer, or why the server refused it (status and body). */

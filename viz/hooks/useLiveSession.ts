@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { LIVE_PATH, ServerMessage, type LiveSessionInfo } from '../../src/live/protocol.js';
-import type { RecordingEntry } from '../../src/RecordingEntry.js';
+import { LIVE_PATH, ServerMessage, type LiveSessionInfo } from 'assistant-safety/live';
+import type { RecordingEntry } from 'assistant-safety';
 import { liveSocketUrl } from '../model/api.js';
 import { newTrackKey, type TrackStore } from '../model/Track.js';
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { createSafetyMachine, type SafetyMachine } from '../../src/createSafetyMachine.js';
-import { safeParseMachineDefinition, type MachineDefinition } from '../../src/MachineDefinition.js';
-import { MachineList } from '../../src/live/protocol.js';
-import { safetyMachineDefinition } from '../../src/safetyMachine.js';
+import { createSafetyMachine, type SafetyMachine } from 'assistant-safety';
+import { safeParseMachineDefinition, type MachineDefinition } from 'assistant-safety';
+import { MachineList } from 'assistant-safety/live';
+import { safetyMachineDefinition } from 'assistant-safety';
 import { apiFetch } from '../model/api.js';
 import { buildGraphModel, type GraphModel } from '../model/graphModel.js';
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { FSMBlockedError } from '../../src/FSMBlockedError.js';
-import { createMemoryRecorder, type MemoryRecorder } from '../../src/recording.js';
-import type { RecordedCall } from '../../src/RecordingEntry.js';
-import { applyCall } from '../../src/recording.js';
-import { createSafetySession, SafetyInputError, type SafetySession } from '../../src/SafetySession.js';
+import { FSMBlockedError } from 'assistant-safety';
+import { createMemoryRecorder, type MemoryRecorder } from 'assistant-safety';
+import type { RecordedCall } from 'assistant-safety';
+import { applyCall } from 'assistant-safety';
+import { createSafetySession, SafetyInputError, type SafetySession } from 'assistant-safety';
 import { newTrackKey, type TrackStore } from '../model/Track.js';
 import type { LoadedMachine } from './useMachines.js';
 

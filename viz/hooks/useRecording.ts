@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RecordingList, type RecordingFileInfo } from '../../src/live/protocol.js';
+import { RecordingList, type RecordingFileInfo } from 'assistant-safety/live';
 import { apiFetch } from '../model/api.js';
 import { loadRecordingStream, loadRecordingText, type LoadOptions, type LoadResult } from '../model/loadRecording.js';
 import { newTrackKey, type TrackStore } from '../model/Track.js';

@@ -1,10 +1,10 @@
-import type { SafetyMachine } from '../../src/createSafetyMachine.js';
-import type { MachineDefinition } from '../../src/MachineDefinition.js';
-import { summariseContext, type RecordingEntry } from '../../src/RecordingEntry.js';
-import { applyCall, type CallOutcome, type Divergence } from '../../src/recording.js';
-import type { PendingRecovery, SafetyContext } from '../../src/SafetyContext.js';
-import { createSafetySession, restoreSafetySession, type SafetySession } from '../../src/SafetySession.js';
-import { eventOfCall } from '../../src/eventOfCall.js';
+import type { SafetyMachine } from 'assistant-safety';
+import type { MachineDefinition } from 'assistant-safety';
+import { summariseContext, type RecordingEntry } from 'assistant-safety';
+import { applyCall, type CallOutcome, type Divergence } from 'assistant-safety';
+import type { PendingRecovery, SafetyContext } from 'assistant-safety';
+import { createSafetySession, restoreSafetySession, type SafetySession } from 'assistant-safety';
+import { eventOfCall } from 'assistant-safety';
 import { transitionTaken } from './transitionTaken.js';
 
 /*

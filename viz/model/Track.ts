@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../../src/RecordingEntry.js';
+import type { RecordingEntry } from 'assistant-safety';
 
 /*
  * What the app shows: a list of entries that may grow (a live session, the

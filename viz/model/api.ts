@@ -1,4 +1,4 @@
-import { TOKEN_HEADER } from '../../src/live/protocol.js';
+import { TOKEN_HEADER } from 'assistant-safety/live';
 
 /*
  * The page's link to the server it came from: the token from the URL it was

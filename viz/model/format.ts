@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../../src/RecordingEntry.js';
+import type { RecordingEntry } from 'assistant-safety';
 
 /** `HH:MM:SS.mmm` (UTC) of an epoch-milliseconds time; the same on every machine. */
 export function formatTime(at: number | null | undefined): string {

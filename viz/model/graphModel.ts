@@ -1,4 +1,4 @@
-import type { MachineDefinition, NamedRef, TransitionDefinition } from '../../src/MachineDefinition.js';
+import type { MachineDefinition, NamedRef, TransitionDefinition } from 'assistant-safety';
 
 /*
  * Machine definition -> graph, framework-free. States become nodes. A

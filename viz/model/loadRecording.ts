@@ -1,5 +1,5 @@
-import { parseRecordingLine } from '../../src/recording.js';
-import type { RecordingEntry } from '../../src/RecordingEntry.js';
+import { parseRecordingLine } from 'assistant-safety';
+import type { RecordingEntry } from 'assistant-safety';
 import { yieldToPage } from './yieldToPage.js';
 
 /** A recording opened, or why not: never an exception, so the page always has something to say. */

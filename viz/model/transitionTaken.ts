@@ -1,7 +1,7 @@
-import { resolveTransition, transitionsOf, type TransitionInfo } from '../../src/mbt/coverage.js';
-import type { MachineDefinition } from '../../src/MachineDefinition.js';
-import type { SafetyContext } from '../../src/SafetyContext.js';
-import type { SafetyEvent } from '../../src/SafetyEvent.js';
+import { resolveTransition, transitionsOf, type TransitionInfo } from 'assistant-safety/testing';
+import type { MachineDefinition } from 'assistant-safety';
+import type { SafetyContext } from 'assistant-safety';
+import type { SafetyEvent } from 'assistant-safety';
 import { ANY_STATE, transitionId } from './graphModel.js';
 
 /*

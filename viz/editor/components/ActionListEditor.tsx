@@ -1,5 +1,5 @@
-import type { NamedRef } from '../../../src/MachineDefinition.js';
-import { BlockReasonCode } from '../../../src/toolKind.js';
+import type { NamedRef } from 'assistant-safety';
+import { BlockReasonCode } from 'assistant-safety';
 import { CatalogueSelect } from './CatalogueSelect.js';
 
 const nameOf = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);

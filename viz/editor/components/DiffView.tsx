@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { lineDiff } from '../../../src/editor/lineDiff.js';
+import { lineDiff } from 'assistant-safety/editor';
 
 /** Unchanged lines kept around each change. */
 const CONTEXT = 3;

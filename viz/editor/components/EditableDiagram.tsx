@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import type { NodePosition } from '../../../src/editor/MachineLayout.js';
+import type { NodePosition } from 'assistant-safety/editor';
 import { DiagramFrame, diagramSize } from '../../components/Diagram.js';
 import { scrollIntoView, ZoomBar } from '../../components/DiagramViewport.js';
 import { StateNode, type RowMark } from '../../components/StateNode.js';

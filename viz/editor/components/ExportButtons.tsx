@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
-import { toMermaid } from '../../../src/export/toMermaid.js';
-import { toScxml } from '../../../src/export/toScxml.js';
+import type { MachineDefinition } from 'assistant-safety';
+import { toMermaid } from 'assistant-safety/export';
+import { toScxml } from 'assistant-safety/export';
 
 const FORMATS = {
   mermaid: { label: 'Mermaid', ext: 'mmd', type: 'text/plain', render: toMermaid },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { MachineEdit } from '../../../src/editor/MachineEdit.js';
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
-import { SAFETY_EVENT_TYPES } from '../../../src/SafetyEvent.js';
+import type { MachineEdit } from 'assistant-safety/editor';
+import type { MachineDefinition } from 'assistant-safety';
+import { SAFETY_EVENT_TYPES } from 'assistant-safety';
 import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { CatalogueSelect } from './CatalogueSelect.js';

@@ -1,6 +1,6 @@
-import type { MachineEdit, TransitionRef } from '../../../src/editor/MachineEdit.js';
-import type { MachineDefinition, TransitionDefinition } from '../../../src/MachineDefinition.js';
-import { SAFETY_EVENT_TYPES } from '../../../src/SafetyEvent.js';
+import type { MachineEdit, TransitionRef } from 'assistant-safety/editor';
+import type { MachineDefinition, TransitionDefinition } from 'assistant-safety';
+import { SAFETY_EVENT_TYPES } from 'assistant-safety';
 import { ActionListEditor } from './ActionListEditor.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';

@@ -1,4 +1,4 @@
-import type { MachineIssue } from '../../../src/MachineDefinition.js';
+import type { MachineIssue } from 'assistant-safety';
 
 /** Why the edited machine is malformed, one line per problem with its path (as the loader reports it). */
 export function ValidationIssues({ issues }: { issues: readonly MachineIssue[] }) {

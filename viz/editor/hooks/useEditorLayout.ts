@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { NodePosition } from '../../../src/editor/MachineLayout.js';
+import type { NodePosition } from 'assistant-safety/editor';
 import { useLayout } from '../../hooks/useLayout.js';
 import type { GraphLayout } from '../../layout/layoutGraph.js';
 import type { GraphModel } from '../../model/graphModel.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { MachineFileResponse } from '../../../src/editor/MachineFileApi.js';
+import { MachineFileResponse } from 'assistant-safety/editor';
 import { apiFetch } from '../../model/api.js';
 
 /** Loads `machines/<name>.json` with its text, version and layout from the server; `reload` reads it again. */

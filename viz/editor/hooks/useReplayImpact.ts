@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { RecordingList } from '../../../src/live/protocol.js';
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
+import { RecordingList } from 'assistant-safety/live';
+import type { MachineDefinition } from 'assistant-safety';
 import { apiFetch } from '../../model/api.js';
 import type { RecordingImpact, RecordingText } from '../model/WorkerMessages.js';
 import { startWorkerJob, type WorkerJob } from '../startWorkerJob.js';

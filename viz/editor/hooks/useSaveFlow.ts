@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
-import type { EditorDocument } from '../../../src/editor/MachineEdit.js';
-import type { MachineApiError, SavePreviewResponse } from '../../../src/editor/MachineFileApi.js';
+import type { EditorDocument } from 'assistant-safety/editor';
+import type { MachineApiError, SavePreviewResponse } from 'assistant-safety/editor';
 import { previewSave, saveMachine } from '../machineRequests.js';
 
 /** Where a save is: nothing, the diff being fetched, the diff shown, writing, done, or refused. */

@@ -1,7 +1,7 @@
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
-import type { CheckResult } from '../../../src/mbt/checkInvariants.js';
-import { configText, describeStep } from '../../../src/mbt/describeStep.js';
-import type { SafetyContext } from '../../../src/SafetyContext.js';
+import type { MachineDefinition } from 'assistant-safety';
+import type { CheckResult } from 'assistant-safety/testing';
+import { configText, describeStep } from 'assistant-safety/testing';
+import type { SafetyContext } from 'assistant-safety';
 import { transitionTaken } from '../../model/transitionTaken.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
+import type { MachineDefinition } from 'assistant-safety';
 import type { MachineCheck } from './checkMachine.js';
 import type { DecisionChange } from './decisionChanges.js';
 

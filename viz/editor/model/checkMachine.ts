@@ -1,7 +1,7 @@
-import { createSafetyMachine } from '../../../src/createSafetyMachine.js';
-import { safeParseMachineDefinition, type MachineIssue } from '../../../src/MachineDefinition.js';
-import { checkInvariants } from '../../../src/mbt/checkInvariants.js';
-import { exploreMachine } from '../../../src/mbt/exploreMachine.js';
+import { createSafetyMachine } from 'assistant-safety';
+import { safeParseMachineDefinition, type MachineIssue } from 'assistant-safety';
+import { checkInvariants } from 'assistant-safety/testing';
+import { exploreMachine } from 'assistant-safety/testing';
 import { toCheckReport, type CheckReport } from './CheckReport.js';
 
 /** The outcome of checking one edited machine: its validation issues, or its invariant report. */

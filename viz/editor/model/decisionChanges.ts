@@ -1,7 +1,7 @@
-import { createSafetyMachine } from '../../../src/createSafetyMachine.js';
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
-import type { RecordingEntry } from '../../../src/RecordingEntry.js';
-import { replayRecording } from '../../../src/recording.js';
+import { createSafetyMachine } from 'assistant-safety';
+import type { MachineDefinition } from 'assistant-safety';
+import type { RecordingEntry } from 'assistant-safety';
+import { replayRecording } from 'assistant-safety';
 
 /** One recorded decision an edited machine would make differently. */
 export interface DecisionChange {

@@ -6,9 +6,9 @@ import {
   redoEdit,
   undoEdit,
   type EditHistory,
-} from '../../../src/editor/EditHistory.js';
-import { applyMachineEdit, type EditorDocument, type MachineEdit } from '../../../src/editor/MachineEdit.js';
-import type { MachineDefinition } from '../../../src/MachineDefinition.js';
+} from 'assistant-safety/editor';
+import { applyMachineEdit, type EditorDocument, type MachineEdit } from 'assistant-safety/editor';
+import type { MachineDefinition } from 'assistant-safety';
 import { idOfTransitionRef, transitionRefOf } from './transitionRefOf.js';
 
 /*

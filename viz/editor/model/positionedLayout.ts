@@ -1,4 +1,4 @@
-import type { NodePosition } from '../../../src/editor/MachineLayout.js';
+import type { NodePosition } from 'assistant-safety/editor';
 import { edgeLabelLines, METRICS, type EdgeLayout, type GraphLayout, type Point } from '../../layout/layoutGraph.js';
 import type { GraphModel } from '../../model/graphModel.js';
 

@@ -1,4 +1,4 @@
-import { parseRecording } from '../../../src/recording.js';
+import { parseRecording } from 'assistant-safety';
 import { checkMachine } from './checkMachine.js';
 import { decisionChanges } from './decisionChanges.js';
 import type { RecordingImpact, WorkerRequest, WorkerResponse } from './WorkerMessages.js';

@@ -1,4 +1,4 @@
-import type { TransitionRef } from '../../../src/editor/MachineEdit.js';
+import type { TransitionRef } from 'assistant-safety/editor';
 import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 
 const ID = /^([^.]+)\.([^[]+)\[(\d+)\]$/;

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeParseMachineDefinition } from '../MachineDefinition.js';
-import type { SavePreviewResponse } from './MachineFileApi.js';
-import { MachineLayout } from './MachineLayout.js';
+import type { SavePreviewResponse } from '../editor/MachineFileApi.js';
+import { MachineLayout } from '../editor/MachineLayout.js';
 import {
   contentVersion,
   formatMachineJson,

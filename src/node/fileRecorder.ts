@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RecordingEntry, SessionRecorder } from './RecordingEntry.js';
+import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
 
 export interface FileRecorderOptions {
   /**

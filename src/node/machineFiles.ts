@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../cli/packageRoot.js';
+import { packageRoot } from './packageRoot.js';
 import { safeParseMachineDefinition, type MachineDefinition } from '../MachineDefinition.js';
-import { MachineLayout } from './MachineLayout.js';
+import { MachineLayout } from '../editor/MachineLayout.js';
 
 /*
  * Reading and writing `machines/<name>.json` and its layout sidecar, for the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
-import { Ack, LIVE_PATH, MAX_ENTRIES_PER_MESSAGE, TOKEN_HEADER } from './protocol.js';
+import { Ack, LIVE_PATH, MAX_ENTRIES_PER_MESSAGE, TOKEN_HEADER } from '../live/protocol.js';
 
 export interface LiveRecorderOptions {
   /** The URL `assistant-safety serve` printed (`http://127.0.0.1:N/?token=...`), or a `ws://` URL. */

@@ -1,0 +1,9 @@
+/*
+ * assistant-safety/server: the local server behind `assistant-safety serve`:
+ * the app, recordings, machine files and the live hub, on 127.0.0.1 behind a
+ * session token.
+ */
+export { startServer } from './startServer.js';
+export type { ServerOptions, RunningServer } from './startServer.js';
+export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
+export type { LiveHubLimits } from './LiveHub.js';
