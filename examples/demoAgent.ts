@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createFileRecorder } from '../src/node/index.js';
 import {
-  createFileRecorder,
   createSafetySession,
   createToolLoop,
   pulseClassifier,

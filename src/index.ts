@@ -96,8 +96,6 @@ export type {
   ReplayStreamResult,
   RecordingChunk,
 } from './recording.js';
-export { createFileRecorder } from './node/fileRecorder.js';
-export type { FileRecorder, FileRecorderOptions } from './node/fileRecorder.js';
 
 // the tool loop harness: three-phase pipeline, stable error codes
 export { createToolLoop } from './loop/createToolLoop.js';

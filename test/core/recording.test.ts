@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createFileRecorder } from 'assistant-safety/node';
 import {
-  createFileRecorder,
   createMemoryRecorder,
   createSafetyMachine,
   createSafetySession,
