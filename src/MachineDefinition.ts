@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { actionImplementations } from './actions.js';
 import { guardImplementations } from './guards.js';
 import { SAFETY_EVENT_TYPES } from './SafetyEvent.js';
+import { safeParseInput } from './Issue.js';
 
 /*
  * The statechart as data: what `machines/*.json` holds. The shape follows
@@ -12,17 +13,17 @@ import { SAFETY_EVENT_TYPES } from './SafetyEvent.js';
 
 /** A reference to a named guard or action: its name, or `{ type, params }`. */
 export const NamedRef = z.union([
-  z.string().min(1),
-  z.strictObject({ type: z.string().min(1), params: z.record(z.string(), z.unknown()).optional() }),
+  z.string().check(z.minLength(1)),
+  z.strictObject({ type: z.string().check(z.minLength(1)), params: z.optional(z.record(z.string(), z.unknown())) }),
 ]);
 export type NamedRef = z.infer<typeof NamedRef>;
 
 export const TransitionDefinition = z.strictObject({
   /** The state to go to; absent for a transition that stays where it is. */
-  target: z.string().min(1).optional(),
-  guard: NamedRef.optional(),
-  actions: z.array(NamedRef).optional(),
-  description: z.string().min(1),
+  target: z.optional(z.string().check(z.minLength(1))),
+  guard: z.optional(NamedRef),
+  actions: z.optional(z.array(NamedRef)),
+  description: z.string().check(z.minLength(1)),
 });
 export type TransitionDefinition = z.infer<typeof TransitionDefinition>;
 
@@ -31,24 +32,24 @@ export const TransitionMap = z.record(z.string(), z.array(TransitionDefinition))
 export type TransitionMap = z.infer<typeof TransitionMap>;
 
 export const StateDefinition = z.strictObject({
-  description: z.string().min(1),
-  on: TransitionMap.optional(),
+  description: z.string().check(z.minLength(1)),
+  on: z.optional(TransitionMap),
 });
 export type StateDefinition = z.infer<typeof StateDefinition>;
 
-export const CatalogueEntry = z.strictObject({ description: z.string().min(1) });
+export const CatalogueEntry = z.strictObject({ description: z.string().check(z.minLength(1)) });
 
 export const MachineDefinition = z.strictObject({
-  $schema: z.string().optional(),
-  id: z.string().min(1),
-  description: z.string().min(1),
-  initial: z.string().min(1),
+  $schema: z.optional(z.string()),
+  id: z.string().check(z.minLength(1)),
+  description: z.string().check(z.minLength(1)),
+  initial: z.string().check(z.minLength(1)),
   /** One-line description of each guard the transitions may use. */
   guards: z.record(z.string(), CatalogueEntry),
   /** One-line description of each action the transitions may use. */
   actions: z.record(z.string(), CatalogueEntry),
   /** Transitions that apply in every state unless the state handles the event itself. */
-  on: TransitionMap.optional(),
+  on: z.optional(TransitionMap),
   states: z.record(z.string(), StateDefinition),
 });
 export type MachineDefinition = z.infer<typeof MachineDefinition>;
@@ -77,15 +78,8 @@ export class MachineDefinitionError extends Error {
   }
 }
 
-/** Formats a path as `a.b[2].c`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
+import { formatPath } from './Issue.js';
+export { formatPath };
 
 const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
 const refParams = (ref: NamedRef) => (typeof ref === 'string' ? undefined : ref.params);
@@ -96,7 +90,7 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
   const states = new Set(Object.keys(def.states));
   const events = new Set<string>(SAFETY_EVENT_TYPES);
   const guards: Record<string, unknown> = guardImplementations;
-  const actions: Record<string, { params?: z.ZodType }> = actionImplementations;
+  const actions: Record<string, { params?: z.ZodMiniType }> = actionImplementations;
 
   if (states.size === 0)
     issues.push({ code: 'unknown_state', path: 'states', message: 'a machine needs at least one state' });
@@ -178,7 +172,7 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
             }
             return;
           }
-          const parsed = schema.safeParse(params);
+          const parsed = safeParseInput(schema, params);
           if (!parsed.success) {
             for (const issue of parsed.error.issues) {
               issues.push({
@@ -209,7 +203,7 @@ export type MachineDefinitionResult =
  * if (!result.success) console.error(result.error.message);
  */
 export function safeParseMachineDefinition(input: unknown): MachineDefinitionResult {
-  const parsed = MachineDefinition.safeParse(input);
+  const parsed = safeParseInput(MachineDefinition, input);
   if (!parsed.success) {
     return {
       success: false,

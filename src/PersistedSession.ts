@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { formatPath } from './MachineDefinition.js';
 import { SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
+import { safeParseInput } from './Issue.js';
 
 /** The snapshot format this build writes and reads. */
 export const PERSISTED_SESSION_VERSION = 1;
@@ -12,36 +13,38 @@ export const PersistedSession = z
   .strictObject({
     format: z.literal(PERSISTED_SESSION_FORMAT),
     version: z.literal(PERSISTED_SESSION_VERSION),
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     state: SessionState,
     context: SafetyContext,
     /** Blocked attempts in a row (reported in block envelopes). */
-    blockStreak: z.number().int().nonnegative(),
+    blockStreak: z.int().check(z.nonnegative()),
   })
-  .superRefine((s, ctx) => {
-    // What the machine guarantees; a snapshot that breaks it was edited or corrupted.
-    const writes = Object.entries(s.context.calls).filter(([, c]) => c.kind === 'write');
-    if (writes.length > 1) {
-      ctx.addIssue({ code: 'custom', path: ['context', 'calls'], message: 'more than one write in flight' });
-    }
-    if ((s.state === 'WRITING') !== (writes.length === 1)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['state'],
-        message:
-          s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
-      });
-    }
-    for (const [id, call] of Object.entries(s.context.calls)) {
-      if (call.epoch > s.context.writeEpoch) {
+  .check(
+    z.superRefine((s, ctx) => {
+      // What the machine guarantees; a snapshot that breaks it was edited or corrupted.
+      const writes = Object.entries(s.context.calls).filter(([, c]) => c.kind === 'write');
+      if (writes.length > 1) {
+        ctx.addIssue({ code: 'custom', path: ['context', 'calls'], message: 'more than one write in flight' });
+      }
+      if ((s.state === 'WRITING') !== (writes.length === 1)) {
         ctx.addIssue({
           code: 'custom',
-          path: ['context', 'calls', id, 'epoch'],
-          message: `call began at epoch ${call.epoch}, after the current write epoch ${s.context.writeEpoch}`,
+          path: ['state'],
+          message:
+            s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
         });
       }
-    }
-  });
+      for (const [id, call] of Object.entries(s.context.calls)) {
+        if (call.epoch > s.context.writeEpoch) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['context', 'calls', id, 'epoch'],
+            message: `call began at epoch ${call.epoch}, after the current write epoch ${s.context.writeEpoch}`,
+          });
+        }
+      }
+    }),
+  );
 export type PersistedSession = z.infer<typeof PersistedSession>;
 
 /** Thrown for a snapshot that cannot be restored; the message names the bad field. */
@@ -81,7 +84,7 @@ export function parsePersistedSession(input: unknown): PersistedSession {
       `unsupported snapshot version ${JSON.stringify(version)}: this build reads version ${PERSISTED_SESSION_VERSION}`,
     );
   }
-  const parsed = PersistedSession.safeParse(input);
+  const parsed = safeParseInput(PersistedSession, input);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
     throw new SnapshotError(`invalid snapshot: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);

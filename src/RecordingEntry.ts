@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { inFlightWriteOf, SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
@@ -9,7 +9,7 @@ import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
  * agent did.
  */
 
-const tool = z.string().min(1);
+const tool = z.string().check(z.minLength(1));
 
 /**
  * Why the tool loop itself refused a call before the session's machine saw it
@@ -37,20 +37,20 @@ export const RecordedCall = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('resetKeepProgress') }),
   z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool: z.string() }),
   z.strictObject({ type: z.literal('checkRecoverySuccess'), tool: z.string() }),
-  z.strictObject({ type: z.literal('beginToolCall'), id: z.string().min(1), kind: ToolKind, tool }),
+  z.strictObject({ type: z.literal('beginToolCall'), id: z.string().check(z.minLength(1)), kind: ToolKind, tool }),
   /** The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed. */
   z.strictObject({
     type: z.literal('recordLoopBlock'),
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     kind: ToolKind,
     tool,
     code: LoopBlockCode,
   }),
   z.strictObject({
     type: z.literal('endToolCall'),
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     ok: z.boolean(),
-    verified: z.boolean().optional(),
+    verified: z.optional(z.boolean()),
   }),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;
@@ -67,15 +67,15 @@ export type Decision = z.infer<typeof Decision>;
 export const ContextSummary = z.strictObject({
   wroteThisEpisode: z.boolean(),
   readAfterWrite: z.boolean(),
-  consecutiveVerifyBlocks: z.number().int().nonnegative(),
-  writeEpoch: z.number().int().nonnegative(),
-  inFlight: z.number().int().nonnegative(),
-  inFlightWrite: z.strictObject({ id: z.string(), tool: z.string(), startedAt: z.number() }).nullable(),
-  lastWriteTool: z.string().nullable(),
-  lastWriteAt: z.number().nullable(),
-  lastReadTool: z.string().nullable(),
-  lastReadAt: z.number().nullable(),
-  pendingRecoveries: z.number().int().nonnegative(),
+  consecutiveVerifyBlocks: z.int().check(z.nonnegative()),
+  writeEpoch: z.int().check(z.nonnegative()),
+  inFlight: z.int().check(z.nonnegative()),
+  inFlightWrite: z.nullable(z.strictObject({ id: z.string(), tool: z.string(), startedAt: z.number() })),
+  lastWriteTool: z.nullable(z.string()),
+  lastWriteAt: z.nullable(z.number()),
+  lastReadTool: z.nullable(z.string()),
+  lastReadAt: z.nullable(z.number()),
+  pendingRecoveries: z.int().check(z.nonnegative()),
 });
 export type ContextSummary = z.infer<typeof ContextSummary>;
 
@@ -101,19 +101,19 @@ export const RecordingEntry = z.strictObject({
   /** Format version of the entry. */
   v: z.literal(1),
   /** Session id: a file may hold several sessions, interleaved. */
-  session: z.string().min(1),
+  session: z.string().check(z.minLength(1)),
   /** 0-based position of the call within its session. */
-  seq: z.number().int().nonnegative(),
+  seq: z.int().check(z.nonnegative()),
   /** Epoch milliseconds from the session's clock. */
   at: z.number(),
   call: RecordedCall,
   decision: Decision,
   /** Why it was blocked: a machine reason, or the loop's code for a `recordLoopBlock` entry. */
-  reasonCode: RecordedBlockCode.optional(),
+  reasonCode: z.optional(RecordedBlockCode),
   /** What the call returned besides a decision: the recovery id tracked or taken. */
-  result: z.string().optional(),
+  result: z.optional(z.string()),
   /** Why a call was ignored, e.g. `unknown_call`. */
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   before: SessionState,
   after: SessionState,
   context: ContextSummary,

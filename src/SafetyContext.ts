@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BlockReasonCode, ToolKind } from './toolKind.js';
 
 /** A call that has begun through `beginToolCall` and not ended yet. */
@@ -6,32 +6,32 @@ export const InFlightCall = z.strictObject({
   kind: ToolKind,
   tool: z.string(),
   /** Value of `writeEpoch` when the call began: the causal clock. */
-  epoch: z.number().int().nonnegative(),
+  epoch: z.int().check(z.nonnegative()),
   startedAt: z.number(),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 
 /** A blocked operation waiting for a later success of the same tool. */
 export const PendingRecovery = z.strictObject({
-  recoveryId: z.string().min(1),
+  recoveryId: z.string().check(z.minLength(1)),
   errorCode: z.string(),
   tool: z.string(),
   createdAt: z.number(),
-  attempts: z.number().int().positive(),
+  attempts: z.int().check(z.positive()),
 });
 export type PendingRecovery = z.infer<typeof PendingRecovery>;
 
 /** The last block the machine decided, for the session to turn into an error. */
 export const LastBlock = z.strictObject({
   reasonCode: BlockReasonCode,
-  tool: z.string().nullable(),
-  kind: ToolKind.nullable(),
+  tool: z.nullable(z.string()),
+  kind: z.nullable(ToolKind),
 });
 export type LastBlock = z.infer<typeof LastBlock>;
 
 /** Per-session settings that the machine's guards and actions read. */
 export const SafetyConfig = z.strictObject({
-  recoveryTtlMs: z.number().int().nonnegative(),
+  recoveryTtlMs: z.int().check(z.nonnegative()),
   failedWriteRequiresVerification: z.boolean(),
 });
 export type SafetyConfig = z.infer<typeof SafetyConfig>;
@@ -44,21 +44,21 @@ export const SafetyContext = z.strictObject({
   wroteThisEpisode: z.boolean(),
   readAfterWrite: z.boolean(),
   /** Telemetry only: no value of it ever waives verification. */
-  consecutiveVerifyBlocks: z.number().int().nonnegative(),
-  lastWriteTool: z.string().nullable(),
-  lastWriteAt: z.number().nullable(),
-  lastReadTool: z.string().nullable(),
-  lastReadAt: z.number().nullable(),
+  consecutiveVerifyBlocks: z.int().check(z.nonnegative()),
+  lastWriteTool: z.nullable(z.string()),
+  lastWriteAt: z.nullable(z.number()),
+  lastReadTool: z.nullable(z.string()),
+  lastReadAt: z.nullable(z.number()),
   /** How many writes have succeeded: a read verifies only if it began at the current epoch. */
-  writeEpoch: z.number().int().nonnegative(),
+  writeEpoch: z.int().check(z.nonnegative()),
   /** Calls in flight, by call id. A write among them means the state is WRITING. */
   calls: z.record(z.string(), InFlightCall),
   pendingRecoveries: z.array(PendingRecovery),
   /** Makes recovery ids unique and deterministic (so replays reproduce them). */
-  recoverySeq: z.number().int().nonnegative(),
+  recoverySeq: z.int().check(z.nonnegative()),
   /** Total blocks decided; the session compares it across an event to learn of a block. */
-  blockCount: z.number().int().nonnegative(),
-  lastBlock: LastBlock.nullable(),
+  blockCount: z.int().check(z.nonnegative()),
+  lastBlock: z.nullable(LastBlock),
   config: SafetyConfig,
 });
 export type SafetyContext = z.infer<typeof SafetyContext>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ToolKind } from './toolKind.js';
 
 /*
@@ -8,8 +8,8 @@ import { ToolKind } from './toolKind.js';
  */
 
 const at = z.number();
-const tool = z.string().min(1);
-const callId = z.string().min(1);
+const tool = z.string().check(z.minLength(1));
+const callId = z.string().check(z.minLength(1));
 
 /** Compatible API: a check that moves no state (except counting a verify block). */
 export const CheckToolEvent = z.strictObject({ type: z.literal('CHECK_TOOL'), kind: ToolKind, tool, at });
@@ -24,10 +24,10 @@ export const BeginCallEvent = z.strictObject({
 /** A tool succeeded. With `id` it ends an in-flight call; without, it is the compatible API's `onToolSuccess`. */
 export const ToolSucceededEvent = z.strictObject({
   type: z.literal('TOOL_SUCCEEDED'),
-  id: callId.optional(),
-  kind: ToolKind.optional(),
-  tool: tool.optional(),
-  verified: z.boolean().optional(),
+  id: z.optional(callId),
+  kind: z.optional(ToolKind),
+  tool: z.optional(tool),
+  verified: z.optional(z.boolean()),
   at,
 });
 /** An in-flight call failed (threw, timed out, was aborted, or returned an error). */
@@ -62,7 +62,9 @@ export type SafetyEvent = z.infer<typeof SafetyEvent>;
 export type SafetyEventType = SafetyEvent['type'];
 
 /** Every event type, in a stable order (for validation, editors and graph exploration). */
-export const SAFETY_EVENT_TYPES = SafetyEvent.options.map((o) => o.shape.type.value) as readonly SafetyEventType[];
+export const SAFETY_EVENT_TYPES = SafetyEvent.def.options.map(
+  (o) => o.def.shape.type.def.values[0],
+) as readonly SafetyEventType[];
 
 /** Events whose handling is a decision: allowed unless a `block` action runs. */
 export const DECISION_EVENT_TYPES: readonly SafetyEventType[] = ['CHECK_TOOL', 'BEGIN_CALL', 'CHECK_FINAL_ANSWER'];

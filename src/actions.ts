@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { initialContext, type PendingRecovery, type SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { subjectOf } from './guards.js';
@@ -7,7 +7,7 @@ import { BlockReasonCode } from './toolKind.js';
 /** An action implementation: a pure function from context, event and params to a context patch. */
 export interface ActionImpl<P = undefined> {
   /** Schema of the action's params in the machine JSON; absent when it takes none. */
-  params?: z.ZodType<P>;
+  params?: z.ZodMiniType<P>;
   run: (context: SafetyContext, event: SafetyEvent, params: P) => Partial<SafetyContext>;
 }
 

@@ -1,17 +1,18 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { formatPath } from './MachineDefinition.js';
 import { ToolKind } from './toolKind.js';
+import { safeParseInput } from './Issue.js';
 
 /** A tool whose kind depends on one argument: a kind per value, a default, and what a missing argument means. */
 export const ArgumentRule = z.strictObject({
   /** The discriminating argument, e.g. `action`, `type`, `operation`. */
-  arg: z.string().min(1),
+  arg: z.string().check(z.minLength(1)),
   /** Kind per value (compared trimmed and lower-cased). */
   values: z.record(z.string(), ToolKind),
   /** Kind of a string value not listed in `values`. */
   default: ToolKind,
   /** Kind when the argument is absent. Default `write`: fail closed. */
-  missing: ToolKind.optional(),
+  missing: z.optional(ToolKind),
 });
 export type ArgumentRule = z.infer<typeof ArgumentRule>;
 
@@ -21,11 +22,11 @@ export type ToolRule = z.infer<typeof ToolRule>;
 
 /** Declarative classification rules. Everything they do not cover is a write. */
 export const ClassifierRules = z.strictObject({
-  tools: z.record(z.string(), ToolRule).default({}),
+  tools: z._default(z.record(z.string(), ToolRule), {}),
   /** Arguments holding a generic verb, for tools not in `tools`. Default `action`, `operation`. */
-  verbArgs: z.array(z.string().min(1)).optional(),
+  verbArgs: z.optional(z.array(z.string().check(z.minLength(1)))),
   /** Generic verbs. Default {@link GENERIC_WRITE_VERBS} and {@link GENERIC_READ_VERBS}. */
-  verbs: z.strictObject({ write: z.array(z.string()), read: z.array(z.string()) }).optional(),
+  verbs: z.optional(z.strictObject({ write: z.array(z.string()), read: z.array(z.string()) })),
 });
 export type ClassifierRules = z.input<typeof ClassifierRules>;
 
@@ -102,7 +103,7 @@ function stringArg(args: unknown, name: string): string | undefined | null {
  * classify('unknown_tool');             // 'write'
  */
 export function createClassifier(rules: unknown): ToolClassifier {
-  const parsed = ClassifierRules.safeParse(rules);
+  const parsed = safeParseInput(ClassifierRules, rules);
   if (!parsed.success) {
     throw new ClassifierRulesError(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
   }

@@ -30,7 +30,7 @@ function keyCount(o: Obj): number {
   return n;
 }
 
-/** `z.number().int().nonnegative()`: a safe integer ≥ 0. */
+/** `z.int().check(z.nonnegative())`: a safe integer ≥ 0. */
 const isCount = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
 /** `z.number()`: finite (zod rejects NaN and ±Infinity; JSON.parse makes Infinity of `1e400`). */
 const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x);

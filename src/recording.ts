@@ -13,6 +13,7 @@ import type { SafetyContext } from './SafetyContext.js';
 import { quickCheckEntry } from './quickCheckEntry.js';
 import { createSafetySession, restoreSafetySession, type SafetySession } from './SafetySession.js';
 import type { SessionState } from './toolKind.js';
+import { safeParseInput } from './Issue.js';
 
 /** Thrown by {@link parseRecording}; `entries` holds every complete, valid line before the bad one. */
 export class RecordingParseError extends Error {
@@ -60,7 +61,7 @@ const notJSON = (e: unknown) => `not JSON (${(e as Error).message})`;
 
 /** A parsed line as an entry, by zod, or zod's issues (each with its path) as one message. */
 function zodEntry(value: unknown): { ok: true; entry: RecordingEntry } | { ok: false; json: true; message: string } {
-  const parsed = RecordingEntry.safeParse(value);
+  const parsed = safeParseInput(RecordingEntry, value);
   if (!parsed.success) {
     return {
       ok: false,

@@ -28,7 +28,7 @@ export const MachineEdit = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('retargetTransition'), at: TransitionRef, target: z.string().min(1).nullable() }),
   /** Moves the transition to the end of the new event's list. */
   z.strictObject({ type: z.literal('setTransitionEvent'), at: TransitionRef, event: z.string().min(1) }),
-  z.strictObject({ type: z.literal('setTransitionGuard'), at: TransitionRef, guard: NamedRef.nullable() }),
+  z.strictObject({ type: z.literal('setTransitionGuard'), at: TransitionRef, guard: z.nullable(NamedRef) }),
   z.strictObject({ type: z.literal('setTransitionActions'), at: TransitionRef, actions: z.array(NamedRef) }),
   z.strictObject({ type: z.literal('setTransitionDescription'), at: TransitionRef, description: z.string().min(1) }),
   /** Changes the transition's priority among those of its event. */

@@ -18,3 +18,4 @@ export {
   SaveMachineResponse,
   MachineApiError,
 } from './MachineFileApi.js';
+export { formatJson } from './formatJson.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * One tool call as a model returned it: the provider's call id, the tool's
@@ -6,8 +6,8 @@ import { z } from 'zod';
  * text). Extra fields a provider adds are dropped.
  */
 export const ToolCall = z.object({
-  id: z.string().min(1, 'expected a non-empty string'),
-  name: z.string().min(1, 'expected a non-empty string'),
-  args: z.unknown().optional(),
+  id: z.string().check(z.minLength(1, 'expected a non-empty string')),
+  name: z.string().check(z.minLength(1, 'expected a non-empty string')),
+  args: z.optional(z.unknown()),
 });
 export type ToolCall = z.infer<typeof ToolCall>;

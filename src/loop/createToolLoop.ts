@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { classifyToolCall } from '../classifier.js';
 import type { FSMBlockedError } from '../FSMBlockedError.js';
 import { formatPath } from '../MachineDefinition.js';
@@ -23,6 +23,7 @@ import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
 import type { ToolOutcome, ToolOutcomeError } from './ToolOutcome.js';
 import { verificationConstraint } from './verificationConstraint.js';
+import { safeParseInput } from '../Issue.js';
 
 /** Whether the model may give its final answer now; if not, the sentence to feed back to it. */
 export type FinalAnswerDecision = { allowed: true } | { allowed: false; error: FSMBlockedError; constraint: string };
@@ -40,16 +41,18 @@ export interface ToolLoop {
 
 type Settled = { ok: true; value: unknown } | { ok: false; error: ToolOutcomeError };
 
-const Batch = z.array(ToolCall).superRefine((calls, ctx) => {
-  const first = new Map<string, number>();
-  calls.forEach((call, i) => {
-    const earlier = first.get(call.id);
-    if (earlier === undefined) first.set(call.id, i);
-    else ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `repeats the id of calls[${earlier}]` });
-  });
-});
+const Batch = z.array(ToolCall).check(
+  z.superRefine((calls, ctx) => {
+    const first = new Map<string, number>();
+    calls.forEach((call, i) => {
+      const earlier = first.get(call.id);
+      if (earlier === undefined) first.set(call.id, i);
+      else ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `repeats the id of calls[${earlier}]` });
+    });
+  }),
+);
 
-const issuesOf = (root: string, error: z.ZodError): ToolLoopIssue[] =>
+const issuesOf = (root: string, error: z.core.$ZodError): ToolLoopIssue[] =>
   error.issues.map((i) => ({ path: formatPath([root, ...i.path]), message: i.message }));
 
 const summary = (issues: readonly ToolLoopIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ');
@@ -87,7 +90,7 @@ const describeReason = (reason: unknown) =>
  * const answer = loop.finalAnswer(); // { allowed: true } or { allowed: false, error, constraint }
  */
 export function createToolLoop(options: ToolLoopOptions): ToolLoop {
-  const parsed = ToolLoopOptions.safeParse(options);
+  const parsed = safeParseInput(ToolLoopOptions, options);
   if (!parsed.success) {
     const issues = issuesOf('options', parsed.error);
     throw new ToolLoopError(ErrCodeInvalidOptions, `createToolLoop: ${summary(issues)}`, issues);
@@ -111,7 +114,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
   let running = false;
 
   function validate(input: readonly ToolCall[]): ClassifiedCall[] {
-    const batch = Batch.safeParse(input);
+    const batch = safeParseInput(Batch, input);
     if (!batch.success) {
       const issues = issuesOf('calls', batch.error);
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);

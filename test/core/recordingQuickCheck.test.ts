@@ -13,7 +13,7 @@ import {
   ToolKind,
 } from 'assistant-safety';
 import { recordTemplate } from '../../bench/generateRecording.js';
-import { formatPath } from '../../src/MachineDefinition.js';
+import { formatPath, safeParseInput } from '../../src/Issue.js';
 import { quickCheckEntry } from '../../src/quickCheckEntry.js';
 import { manualClock } from './clock.js';
 import { driveEverything } from './fixtures.js';
@@ -22,7 +22,7 @@ import { driveEverything } from './fixtures.js';
  * parseRecordingLine skips zod for entries a quick check passes. These
  * properties hold it to zod: over valid lines mutated at random (values
  * swapped, keys dropped or added, text cut), every line gets exactly the
- * result JSON.parse + RecordingEntry.safeParse alone would give, error
+ * result JSON.parse + safeParseInput(RecordingEntry) alone would give, error
  * message included, and the quick check never passes what zod rejects or
  * would change.
  */
@@ -35,7 +35,7 @@ function reference(text: string) {
   } catch (e) {
     return { ok: false, json: false, message: `not JSON (${(e as Error).message})` };
   }
-  const parsed = RecordingEntry.safeParse(value);
+  const parsed = safeParseInput(RecordingEntry, value);
   if (!parsed.success) {
     return {
       ok: false,

@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The package's subpaths are its architecture; these checks keep the lines
+ * between them where docs/packages.md draws them.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return filesUnder(path);
+    return /\.(ts|tsx)$/.test(name) ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports (static and dynamic). */
+function specifiers(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
+  for (const m of text.matchAll(/(?<!typeof )import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
+  return found;
+}
+
+/** The repository path a relative specifier points at (`.js` written, `.ts` on disk). */
+const target = (from: string, spec: string) =>
+  relative(root, resolve(root, dirname(from), spec)).replace(/\.js$/, '.ts');
+
+/** The root entry and every module it reaches. */
+function coreModules(): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of specifiers(file)) if (spec.startsWith('.')) visit(target(file, spec));
+  };
+  visit('src/index.ts');
+  return seen;
+}
+
+describe('the package boundaries', () => {
+  it('should keep the root entry runtime-neutral: no node: module, no ws, nothing from a subpath folder', () => {
+    const offending: string[] = [];
+    for (const file of coreModules()) {
+      for (const spec of specifiers(file)) {
+        if (spec.startsWith('node:') || spec === 'ws' || /^(fs|path|os|crypto|http|net|url|util)$/.test(spec))
+          offending.push(`${file} imports ${spec}`);
+        if (spec.startsWith('.')) {
+          const to = target(file, spec);
+          if (
+            /^src\/(testing|export|editor|live|node|server|cli|mcp|ai-sdk|openai-agents|redis|otel|insights)\//.test(to)
+          )
+            offending.push(`${file} imports ${to}`);
+        }
+      }
+    }
+    expect(coreModules().size).toBeGreaterThan(10);
+    expect(offending).toEqual([]);
+  });
+
+  it('should import the CLI only from inside src/cli', () => {
+    const offending = ['src', 'viz', 'bench', 'scripts', 'examples', 'soak']
+      .flatMap(filesUnder)
+      .filter((f) => !f.startsWith('src/cli/'))
+      .flatMap((f) => specifiers(f).map((s) => [f, s] as const))
+      .filter(([f, s]) => s.startsWith('.') && target(f, s).startsWith('src/cli/'))
+      .map(([f, s]) => `${f} imports ${s}`);
+    expect(offending).toEqual([]);
+  });
+
+  it('should have the app import the library through its package entries, never by a path into src/', () => {
+    const offending = filesUnder('viz')
+      .flatMap((f) => specifiers(f).map((s) => [f, s] as const))
+      .filter(([f, s]) => s.startsWith('.') && target(f, s).startsWith('src/'))
+      .map(([f, s]) => `${f} imports ${s}`);
+    expect(filesUnder('viz').length).toBeGreaterThan(10);
+    expect(offending).toEqual([]);
+  });
+
+  it('should export every subpath folder with an index from package.json, with types', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string; import: string } | string>;
+    };
+    const folders = readdirSync(join(root, 'src')).filter(
+      (name) =>
+        name !== 'cli' &&
+        statSync(join(root, 'src', name)).isDirectory() &&
+        readdirSync(join(root, 'src', name)).includes('index.ts'),
+    );
+    for (const folder of folders) {
+      expect(pkg.exports[`./${folder}`], folder).toEqual({
+        types: `./dist/src/${folder}/index.d.ts`,
+        import: `./dist/src/${folder}/index.js`,
+      });
+    }
+  });
+});

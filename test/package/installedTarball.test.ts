@@ -1,0 +1,170 @@
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/*
+ * The package as an engineer gets it: packed to a tarball, installed into an
+ * empty project (offline, from the tarball and npm's cache), used from there.
+ * `npm test` builds before vitest runs, so the tarball holds this tree's build.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+/** The root entry's budget, bundled for a browser and gzipped (xstate and zod included). */
+const CORE_BUDGET_BYTES = 40 * 1024;
+
+let work: string;
+let project: string;
+let tarball: string;
+
+function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> {
+  const result = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${result.status}\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'src', 'index.js')) || !existsSync(join(root, 'dist', 'viz', 'index.html'))) {
+    throw new Error('the package is not built: run `npm run build` (npm test does) before this test');
+  }
+  work = mkdtempSync(join(tmpdir(), 'assistant-safety-pack-'));
+  // --ignore-scripts: prepack would build again; npm test has just built this tree.
+  const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root);
+  tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+  project = join(work, 'consumer');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+  );
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed into an empty project', () => {
+  it('should hold the built app, the machines and the recordings', () => {
+    const installed = join(project, 'node_modules', 'assistant-safety');
+    expect(existsSync(join(installed, 'dist', 'viz', 'index.html'))).toBe(true);
+    expect(existsSync(join(installed, 'machines', 'assistant-safety.json'))).toBe(true);
+    expect(existsSync(join(installed, 'dist', 'src', 'index.d.ts'))).toBe(true);
+  });
+
+  it('should type-check a consumer of every runtime-neutral and Node subpath with strict and no skipLibCheck', () => {
+    writeFileSync(
+      join(project, 'consumer.ts'),
+      `import { createSafetySession, createToolLoop, pulseClassifier, type SessionState } from 'assistant-safety';
+import { invariants, exploreMachine } from 'assistant-safety/testing';
+import { toMermaid } from 'assistant-safety/export';
+import { applyMachineEdit } from 'assistant-safety/editor';
+import { LIVE_PATH } from 'assistant-safety/live';
+import { createFileRecorder, createLiveRecorder } from 'assistant-safety/node';
+import { startServer } from 'assistant-safety/server';
+
+const session = createSafetySession();
+const state: SessionState = session.state;
+const loop = createToolLoop({ session, classify: pulseClassifier, execute: async () => ({ ok: true }) });
+export const used = [state, loop, invariants.length, exploreMachine, toMermaid, applyMachineEdit, LIVE_PATH, createFileRecorder, createLiveRecorder, startServer];
+`,
+    );
+    // Only Node's own types are given; anything else a declaration needs must come with the package.
+    mkdirSync(join(project, 'types'));
+    symlinkSync(join(root, 'node_modules', '@types', 'node'), join(project, 'types', 'node'));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023'],
+          typeRoots: ['./types'],
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const result = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('should bundle the root entry for a browser with no node: import, within the size budget', () => {
+    writeFileSync(join(project, 'entry.js'), `export * from 'assistant-safety';\n`);
+    const out = join(project, 'bundle.js');
+    const meta = join(project, 'meta.json');
+    run(
+      bin('esbuild'),
+      [
+        'entry.js',
+        '--bundle',
+        '--minify',
+        '--format=esm',
+        '--platform=browser',
+        `--outfile=${out}`,
+        `--metafile=${meta}`,
+      ],
+      project,
+    );
+    const inputs = Object.keys((JSON.parse(readFileSync(meta, 'utf8')) as { inputs: object }).inputs);
+    expect(inputs.filter((i) => i.startsWith('node:') || /node_modules\/ws\//.test(i))).toEqual([]);
+    const code = readFileSync(out);
+    const gzipped = gzipSync(code, { level: 9 }).length;
+    console.log(
+      `root entry for the browser: ${(code.length / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzipped (budget ${CORE_BUDGET_BYTES / 1024} KB)`,
+    );
+    expect(gzipped).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
+  });
+
+  it('should run `npx assistant-safety check` from the installed copy', () => {
+    const result = spawnSync('npx', ['--no-install', 'assistant-safety', 'check'], { cwd: project, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/invariant/i);
+  });
+
+  it('should serve the app from the installed copy', async () => {
+    const child = spawn(join(project, 'node_modules', '.bin', 'assistant-safety'), ['serve', '--port', '0'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        const timer = setTimeout(() => reject(new Error(`serve printed no URL: ${out} ${err}`)), 20_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[0]);
+          }
+        });
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<div id="root">/);
+      const refused = await fetch(new URL('/api/recordings', url).origin + '/api/recordings');
+      expect(refused.status).toBe(401);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
