@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from 'assistant-safety';
+import { entries, exportsOf } from './entries.js';
+
+/*
+ * docs/api.md has one section per package entry, headed `## \`<specifier>\``.
+ * Every name the entry exports (values and types) is named in its section, and
+ * every name in the first column of the section's tables is exported by it.
+ */
+
+const page = readFileSync('docs/api.md', 'utf8');
+
+/** The section of docs/api.md for one entry, or undefined. */
+function sectionOf(specifier: string): string | undefined {
+  const heading = '\n## `' + specifier + '`\n';
+  const start = page.indexOf(heading);
+  if (start < 0) return undefined;
+  const end = page.indexOf('\n## ', start + heading.length);
+  return page.slice(start + heading.length, end < 0 ? undefined : end);
+}
+
+/** Names in backticks in the first cell of each table row (`name` or `name(args)`). */
+function tabledNames(section: string): string[] {
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Za-z_$][\w$]*)(?:\([^`]*\))?`/g)].map((m) => m[1]!));
+}
+
+describe('the API reference (docs/api.md)', () => {
+  for (const entry of entries) {
+    describe(entry.specifier, () => {
+      it('should have a section', () => {
+        expect(sectionOf(entry.specifier), `docs/api.md needs a "## \`${entry.specifier}\`" section`).toBeDefined();
+      });
+
+      it('should name every export of the entry', () => {
+        const section = sectionOf(entry.specifier) ?? '';
+        const named = (name: string) => section.includes('`' + name + '`') || section.includes('`' + name + '(');
+        const missing = exportsOf(entry)
+          .map((e) => e.name)
+          .filter((name) => !named(name));
+        expect(missing, `exports of ${entry.file} missing from its section of docs/api.md`).toEqual([]);
+      });
+
+      it('should list only names the entry exports', () => {
+        const exported = new Set(exportsOf(entry).map((e) => e.name));
+        const stale = tabledNames(sectionOf(entry.specifier) ?? '').filter((name) => !exported.has(name));
+        expect(stale, `names in docs/api.md that ${entry.file} does not export`).toEqual([]);
+      });
+    });
+  }
+
+  it('should have no section for an entry that does not exist', () => {
+    const specifiers = new Set(entries.map((e) => e.specifier));
+    const sections = [...page.matchAll(/^## `([^`]+)`$/gm)].map((m) => m[1]!);
+    expect(sections.filter((s) => !specifiers.has(s))).toEqual([]);
+  });
+
+  it('should export from the root every name the public contract promises', () => {
+    for (const name of [
+      'ErrCodeFSMBlocked',
+      'ErrCodeStrictResolution',
+      'RECOVERY_TTL_MS',
+      'safetyMachine',
+      'createSafetySession',
+      'restoreSafetySession',
+      'FSMBlockedError',
+      'createClassifier',
+      'classifyToolCall',
+      'pulseClassifier',
+      'parseRecording',
+      'replayRecording',
+      'createToolLoop',
+    ]) {
+      expect(api, name).toHaveProperty(name);
+    }
+  });
+});
