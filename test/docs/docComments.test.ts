@@ -1,5 +1,5 @@
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { entries, exportsOf, program } from './entries.js';
 
 /*
@@ -31,6 +31,9 @@ function hasExample(symbol: ts.Symbol): boolean {
 }
 
 describe('doc comments of the package entries', () => {
+  // Building the TypeScript program over every entry takes seconds (tens on a loaded machine).
+  beforeAll(() => void program(), 180_000);
+
   for (const entry of entries) {
     it(`should give every function ${entry.specifier} exports a doc comment with an example`, () => {
       const missing = exportsOf(entry)
