@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as api from 'assistant-safety';
 import { entries, exportsOf, program } from './entries.js';
+import { exists, linksOf, read } from './markdown.js';
 
 /*
  * docs/api.md has one section per package entry, headed `## \`<specifier>\``.
- * Every name the entry exports (values and types) is named in its section, and
- * every name in the first column of the section's tables is exported by it.
+ * Every name the entry exports (values and types) is named in its section (or
+ * in a docs page the section links to, for an entry with a page of its own),
+ * and every name in the first column of the section's tables is exported by it.
  */
 
 const page = readFileSync('docs/api.md', 'utf8');
@@ -18,6 +21,15 @@ function sectionOf(specifier: string): string | undefined {
   if (start < 0) return undefined;
   const end = page.indexOf('\n## ', start + heading.length);
   return page.slice(start + heading.length, end < 0 ? undefined : end);
+}
+
+/** The docs pages a section links to (an entry documented on its own page says so with a link). */
+function linkedPages(section: string): string[] {
+  return linksOf(section)
+    .map((l) => l.target.split('#')[0]!)
+    .filter((t) => t.endsWith('.md') && !/^[a-z]+:/i.test(t))
+    .map((t) => join('docs', t))
+    .filter(exists);
 }
 
 /** Names in backticks in the first cell of each table row (`name` or `name(args)`). */
@@ -38,9 +50,10 @@ describe('the API reference (docs/api.md)', () => {
         expect(sectionOf(entry.specifier), `docs/api.md needs a "## \`${entry.specifier}\`" section`).toBeDefined();
       });
 
-      it('should name every export of the entry', () => {
+      it('should name every export of the entry (in its section, or in a docs page the section links to)', () => {
         const section = sectionOf(entry.specifier) ?? '';
-        const named = (name: string) => section.includes('`' + name + '`') || section.includes('`' + name + '(');
+        const text = [section, ...linkedPages(section).map(read)].join('\n');
+        const named = (name: string) => text.includes('`' + name + '`') || text.includes('`' + name + '(');
         const missing = exportsOf(entry)
           .map((e) => e.name)
           .filter((name) => !named(name));
