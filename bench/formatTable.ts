@@ -50,7 +50,7 @@ export function formatTable(figures: Figure[]): string {
   return out.join('\n');
 }
 
-/** The same table as Markdown, for the README. */
+/** The same table as Markdown, for docs/performance.md. */
 export function formatMarkdownTable(figures: Figure[]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   const rows = tableRows(figures);

@@ -218,7 +218,13 @@ export function safeParseMachineDefinition(input: unknown): MachineDefinitionRes
     : { success: true, data: parsed.data };
 }
 
-/** Like {@link safeParseMachineDefinition}, but throws a {@link MachineDefinitionError}. */
+/**
+ * Like {@link safeParseMachineDefinition}, but throws a {@link MachineDefinitionError}.
+ *
+ * @example
+ * const definition = parseMachineDefinition(JSON.parse(readFileSync('machines/assistant-safety.json', 'utf8')));
+ * const machine = createSafetyMachine(definition);
+ */
 export function parseMachineDefinition(input: unknown): MachineDefinition {
   const result = safeParseMachineDefinition(input);
   if (!result.success) throw result.error;

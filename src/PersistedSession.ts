@@ -59,7 +59,14 @@ export class SnapshotError extends Error {
   }
 }
 
-/** Validates a persisted session, throwing a {@link SnapshotError} that names every bad field. */
+/**
+ * Validates a persisted session (the object or its JSON text), throwing a
+ * {@link SnapshotError} that names every bad field.
+ *
+ * @example
+ * const snapshot = parsePersistedSession(JSON.stringify(session.persist()));
+ * snapshot.state; // e.g. 'READING'
+ */
 export function parsePersistedSession(input: unknown): PersistedSession {
   if (typeof input === 'string') {
     try {

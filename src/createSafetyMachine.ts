@@ -144,7 +144,12 @@ export function createSafetyMachine(json: unknown): SafetyMachine {
   return machine;
 }
 
-/** The validated definition a machine was built from. */
+/**
+ * The validated definition a machine was built from.
+ *
+ * @example
+ * definitionOf(safetyMachine)?.initial; // 'RESOLVING'
+ */
 export function definitionOf(machine: AnyStateMachine): MachineDefinition | undefined {
   return definitions.get(machine);
 }

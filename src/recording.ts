@@ -42,6 +42,9 @@ export interface ParseRecordingOptions {
  * Parses one line of a recording.
  *
  * @returns the entry, or a message saying what is wrong with it.
+ * @example
+ * const parsed = parseRecordingLine(line);
+ * if (!parsed.ok) console.error(parsed.message); // e.g. 'not JSON (...)' or 'call.kind: Invalid option: ...'
  */
 export function parseRecordingLine(
   text: string,
@@ -87,6 +90,9 @@ export interface RecordingLine {
 /**
  * The non-blank lines of a JSON Lines text, with their numbers: the one line
  * loop that every reader of recordings (here, the app's sliced loader) shares.
+ *
+ * @example
+ * [...recordingLines('a\n\nb\n')].map((l) => [l.line, l.raw]); // [[1, 'a'], [3, 'b']]
  */
 export function* recordingLines(text: string): Generator<RecordingLine> {
   let start = 0;
@@ -198,6 +204,10 @@ export interface CallOutcome {
  * Performs one recorded call on a session: the one place that maps a
  * recording's call vocabulary onto the session API (replays, playgrounds,
  * the model-based path tests).
+ *
+ * @example
+ * applyCall(session, { type: 'beginToolCall', id: 'c1', kind: 'write', tool: 'restart_vm' });
+ * // { decision: 'blocked', reasonCode: 'NO_VALIDATED_TARGET', blocked: FSMBlockedError } in RESOLVING
  */
 export function applyCall(session: SafetySession, call: RecordedCall): CallOutcome {
   switch (call.type) {

@@ -15,4 +15,10 @@ export const MachineLayout = z.strictObject({
 });
 export type MachineLayout = z.infer<typeof MachineLayout>;
 
+/**
+ * A layout with no saved positions: every state is placed automatically.
+ *
+ * @example
+ * emptyLayout(); // { version: 1, nodes: {} }
+ */
 export const emptyLayout = (): MachineLayout => ({ version: 1, nodes: {} });

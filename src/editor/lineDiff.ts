@@ -55,5 +55,11 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   return out;
 }
 
-/** True when the diff changes anything. */
+/**
+ * True when the diff changes anything.
+ *
+ * @example
+ * diffChanges(lineDiff('a\nb', 'a\nb')); // false
+ * diffChanges(lineDiff('a\nb', 'a\nc')); // true
+ */
 export const diffChanges = (diff: DiffLine[]) => diff.some((l) => l.op !== ' ');

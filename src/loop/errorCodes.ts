@@ -8,7 +8,7 @@ import { ErrCodeFSMBlocked } from '../FSMBlockedError.js';
  * thrown ToolLoopError; nothing was applied when one is thrown.
  *
  * A test drives the loop into every code declared here and fails if the loop
- * emits one that is not; another checks that the README documents each.
+ * emits one that is not; another checks that docs/tool-loop.md documents each.
  */
 
 // ---- outcome codes (status 'blocked') ----
@@ -40,7 +40,7 @@ export const ErrCodeInvalidClassification = 'INVALID_CLASSIFICATION';
 /** `runBatch` was called while another batch of the same loop was still running. */
 export const ErrCodeBatchInProgress = 'BATCH_IN_PROGRESS';
 
-/** Codes a call's outcome can carry, in the order the README lists them. */
+/** Codes a call's outcome can carry, in the order docs/tool-loop.md lists them. */
 export const TOOL_OUTCOME_CODES = [
   ErrCodeBlocked,
   ErrCodeLookBeforeAsking,
@@ -60,7 +60,7 @@ export const TOOL_LOOP_ERROR_CODES = [
 ] as const;
 export type ToolLoopErrorCode = (typeof TOOL_LOOP_ERROR_CODES)[number];
 
-/** One line per code: what it means. The README's table says the same. */
+/** One line per code: what it means. The table in docs/tool-loop.md says the same. */
 export const ERROR_CODE_MEANINGS: Readonly<Record<ToolOutcomeCode | ToolLoopErrorCode, string>> = {
   FSM_BLOCKED: "the session's safety machine refused the call; it did not run (details.reasonCode says why)",
   LOOK_BEFORE_ASKING: 'a question to the user came before any other tool was tried in this turn; it did not run',

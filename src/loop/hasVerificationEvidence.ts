@@ -2,6 +2,11 @@
  * Whether a write's result verifies the write itself: it carries
  * `{ "verification": { "ok": true } }`, as an object or as JSON text (tools
  * often return text).
+ *
+ * @example
+ * hasVerificationEvidence({ verification: { ok: true } }); // true
+ * hasVerificationEvidence('{"verification":{"ok":true}}'); // true
+ * hasVerificationEvidence({ ok: true }); // false
  */
 export function hasVerificationEvidence(result: unknown): boolean {
   let value = result;

@@ -4,7 +4,7 @@ import type { SafetySession } from '../SafetySession.js';
 /**
  * The sentence a loop feeds back to the model when its final answer is
  * refused: a fact naming the write it is about, never an instruction naming
- * a tool to call (that steers the model, see REFERENCE.md).
+ * a tool to call (that steers the model: docs/behaviour.md, Blocked calls).
  */
 export function verificationConstraint(session: SafetySession, refusal: FSMBlockedError): string {
   if (refusal.state === 'WRITING') {

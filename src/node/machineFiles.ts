@@ -15,7 +15,13 @@ import { MachineLayout } from '../editor/MachineLayout.js';
 /** Machine names are file names without `.json`: letters, digits, `.`, `_`, `-`, no paths. */
 export const MACHINE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
-/** The version of a file's content: what a save must match to overwrite it. */
+/**
+ * The version of a file's content: what a save must match to overwrite it.
+ *
+ * @example
+ * contentVersion(readFileSync(path, 'utf8')); // 16 hex digits of its SHA-256
+ * contentVersion(undefined); // 'absent': no file yet
+ */
 export function contentVersion(text: string | undefined): string {
   return text === undefined ? 'absent' : createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
@@ -59,7 +65,12 @@ export interface MachineFile {
   layoutVersion: string;
 }
 
-/** Names of the machines in `dir`, the safety machine first. */
+/**
+ * Names of the machines in `dir`, the safety machine first.
+ *
+ * @example
+ * listMachineFiles('machines'); // ['assistant-safety', ...]
+ */
 export function listMachineFiles(dir: string): string[] {
   const names = readdirSync(dir)
     .filter((f) => f.endsWith('.json') && !f.endsWith('.layout.json'))
@@ -69,6 +80,14 @@ export function listMachineFiles(dir: string): string[] {
   return [...names.filter((n) => n === 'assistant-safety'), ...names.filter((n) => n !== 'assistant-safety')];
 }
 
+/**
+ * Reads a machine file and its layout sidecar, with the versions a save must match.
+ *
+ * @throws {MachineFileError} `NOT_FOUND`, `INVALID_NAME`.
+ * @example
+ * const file = readMachineFile('machines', 'assistant-safety');
+ * file.version; // what saveMachineFile's baseVersion must be
+ */
 export function readMachineFile(dir: string, name: string): MachineFile {
   checkName(name);
   const text = readIfExists(machinePath(dir, name));
@@ -93,7 +112,12 @@ export function readMachineFile(dir: string, name: string): MachineFile {
   return { name, text, json, version: contentVersion(text), layout, layoutVersion: contentVersion(layoutText) };
 }
 
-/** Writes `text` to `path` whole: a temporary file in the same folder, then a rename. */
+/**
+ * Writes `text` to `path` whole: a temporary file in the same folder, then a rename.
+ *
+ * @example
+ * writeFileAtomic('machines/my.layout.json', JSON.stringify(layout)); // never half a file
+ */
 export function writeFileAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -147,6 +171,9 @@ export interface SaveMachineResult {
  *
  * @throws {MachineFileError} `CONFLICT` when the file changed since it was loaded, `INVALID_MACHINE` with the
  * issues, `INVALID_LAYOUT`, `INVALID_NAME`. Nothing is written then.
+ * @example
+ * const file = readMachineFile('machines', 'assistant-safety');
+ * await saveMachineFile('machines', { name: file.name, definition: edited, baseVersion: file.version });
  */
 export async function saveMachineFile(dir: string, request: SaveMachineRequest): Promise<SaveMachineResult> {
   checkName(request.name);

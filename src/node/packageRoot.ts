@@ -7,6 +7,9 @@ let cached: string | undefined;
 /**
  * The folder of this package's package.json, found by walking up from this
  * file: the same from `src/` (tests, tsx) and from `dist/src/` (the built bin).
+ *
+ * @example
+ * join(packageRoot(), 'recordings'); // the demo recordings shipped with the package
  */
 export function packageRoot(): string {
   if (cached) return cached;
@@ -26,7 +29,12 @@ export function packageVersion(): string {
   return JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version;
 }
 
-/** The shipped machine's JSON file. */
+/**
+ * The shipped machine's JSON file.
+ *
+ * @example
+ * readFileSync(defaultMachinePath(), 'utf8'); // machines/assistant-safety.json
+ */
 export function defaultMachinePath(): string {
   return join(packageRoot(), 'machines', 'assistant-safety.json');
 }

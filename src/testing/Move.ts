@@ -49,7 +49,12 @@ const KIND_WORD: Record<ToolKind, string> = {
   user_input: 'user input',
 };
 
-/** A short readable label, unique per move: `begin write`, `read ok (began before the write)`. */
+/**
+ * A short readable label, unique per move: `begin write`, `read ok (began before the write)`.
+ *
+ * @example
+ * moveLabel({ type: 'begin', kind: 'write' }); // 'begin write'
+ */
 export function moveLabel(move: Move): string {
   switch (move.type) {
     case 'check':
@@ -118,6 +123,9 @@ export interface MoveOptions {
  * Every move worth trying from a context: every event type, every tool kind,
  * an end (ok, failed, and self-verified for writes) for each shape of call in
  * flight, resets and recoveries.
+ *
+ * @example
+ * movesFrom(initialContext()).map(moveLabel); // ['check resolve', 'check read', 'check write', ...]
  */
 export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Move[] {
   const perKind = options.maxCallsPerKind ?? 2;
@@ -185,7 +193,13 @@ export function callOfMove(move: Move, context: SafetyContext): RecordedCall | u
   }
 }
 
-/** The machine event a move stands for in a context, or undefined (an end with no matching call). */
+/**
+ * The machine event a move stands for in a context, or undefined (an end with no matching call).
+ *
+ * @example
+ * moveToEvent({ type: 'begin', kind: 'write' }, initialContext(), 5);
+ * // { type: 'BEGIN_CALL', id: 'c1', kind: 'write', tool: 'restart_vm', at: 5 }
+ */
 export function moveToEvent(move: Move, context: SafetyContext, at: number): SafetyEvent | undefined {
   const call = callOfMove(move, context);
   return call && eventOfCall(call, at, context);
@@ -212,6 +226,10 @@ function describeCall(call: RecordedCall): string {
  * test), with the same call mapping a replay uses ({@link applyCall}): checks
  * through `canExecuteTool`/`canFinalAnswer`, calls through
  * `beginToolCall`/`endToolCall`, successes through `onToolSuccess`.
+ *
+ * @example
+ * const session = createSafetySession();
+ * applyMove(session, { type: 'begin', kind: 'write' }).blocked?.reasonCode; // 'NO_VALIDATED_TARGET'
  */
 export function applyMove(session: SafetySession, move: Move): MoveResult {
   const call = callOfMove(move, session.context);

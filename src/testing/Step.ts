@@ -34,7 +34,13 @@ export function decisionOf(before: SafetySnapshotLike, event: SafetyEvent, after
   return after.context.blockCount > before.context.blockCount ? 'blocked' : 'allowed';
 }
 
-/** Builds a step from two snapshots and the event between them. */
+/**
+ * Builds a step from two snapshots and the event between them.
+ *
+ * @example
+ * const step = stepOf(before, { type: 'CHECK_FINAL_ANSWER', at: 0 }, after);
+ * invariantById('I3')!.check(step); // null, or what went wrong
+ */
 export function stepOf(before: SafetySnapshotLike, event: SafetyEvent, after: SafetySnapshotLike): Step {
   return { before, event, after, decision: decisionOf(before, event, after) };
 }

@@ -70,7 +70,14 @@ export function checkInvariants(graph: MachineGraph, invariants: readonly Invari
   };
 }
 
-/** A violation as a story: the rule, then the steps that break it, then what went wrong. */
+/**
+ * A violation as a story: the rule, then the steps that break it, then what went wrong.
+ *
+ * @example
+ * for (const v of checkInvariants(exploreMachine(machine)).violations) console.log(formatViolation(v));
+ * // ✗ I3 No final answer about an unverified change
+ * //   Rule: ...
+ */
 export function formatViolation(v: Violation): string {
   const lines = [
     `✗ ${v.invariant.id} ${v.invariant.name}`,

@@ -26,7 +26,12 @@ export interface TransitionInfo {
 
 const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
 
-/** Every transition of a definition, states first (in JSON order), then the root's. */
+/**
+ * Every transition of a definition, states first (in JSON order), then the root's.
+ *
+ * @example
+ * transitionsOf(safetyMachineDefinition)[0].id; // 'states.RESOLVING.on.CHECK_TOOL[0]'
+ */
 export function transitionsOf(def: MachineDefinition): TransitionInfo[] {
   const out: TransitionInfo[] = [];
   const add = (map: Record<string, TransitionDefinition[]> | undefined, base: string, source: string | null) => {
@@ -56,7 +61,13 @@ export interface Resolution {
   guards: Array<{ transition: TransitionInfo; result: boolean }>;
 }
 
-/** Replays XState's choice of transition for an event in a state. */
+/**
+ * Replays XState's choice of transition for an event in a state.
+ *
+ * @example
+ * const r = resolveTransition(safetyMachineDefinition, 'VERIFYING', initialContext(), { type: 'CHECK_FINAL_ANSWER', at: 0 });
+ * r.taken?.id; // 'states.VERIFYING.on.CHECK_FINAL_ANSWER[1]' (hasReadAfterWrite was false)
+ */
 export function resolveTransition(
   def: MachineDefinition,
   state: string,
@@ -137,17 +148,32 @@ export class CoverageTracker {
   }
 }
 
-/** The id of one guard outcome of a transition. */
+/**
+ * The id of one guard outcome of a transition.
+ *
+ * @example
+ * outcomeId(transitionsOf(safetyMachineDefinition)[0], true); // 'states.RESOLVING.on.CHECK_TOOL[0] isWrite=true'
+ */
 export function outcomeId(t: TransitionInfo, result: boolean): string {
   return `${t.id} ${t.guard}=${result}`;
 }
 
-/** Every guard outcome the coverage asks for: true and false of each guarded transition. */
+/**
+ * Every guard outcome the coverage asks for: true and false of each guarded transition.
+ *
+ * @example
+ * guardOutcomeIds(transitionsOf(safetyMachineDefinition)).length; // 32 for the shipped machine
+ */
 export function guardOutcomeIds(transitions: TransitionInfo[]): string[] {
   return transitions.filter((t) => t.guard !== undefined).flatMap((t) => [outcomeId(t, true), outcomeId(t, false)]);
 }
 
-/** `12/12` or `11/12 (missing: ...)`. */
+/**
+ * One coverage figure in words, with what is missing.
+ *
+ * @example
+ * formatFigure('states', { covered: 4, total: 4, missing: [] }); // 'states: 4/4 (100%)'
+ */
 export function formatFigure(name: string, f: CoverageFigure): string {
   const pct = f.total === 0 ? 100 : Math.round((1000 * f.covered) / f.total) / 10;
   return `${name}: ${f.covered}/${f.total} (${pct}%)${f.missing.length ? `, missing ${f.missing.join('; ')}` : ''}`;

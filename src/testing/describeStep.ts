@@ -3,7 +3,12 @@ import type { GraphEdge } from './exploreMachine.js';
 
 const KIND_OF_DECISION: Record<string, string> = { finalAnswer: 'final answer' };
 
-/** What a decision step came to, in words: `write refused (UNVERIFIED_WRITE)`, `final answer allowed`. */
+/**
+ * What a decision step came to, in words: `write refused (UNVERIFIED_WRITE)`, `final answer allowed`.
+ *
+ * @example
+ * outcomeText(edge); // 'write allowed', or undefined for a step that decides nothing
+ */
 export function outcomeText(edge: Pick<GraphEdge, 'move' | 'decision' | 'reasonCode'>): string | undefined {
   if (edge.decision === null) return undefined;
   const what = KIND_OF_DECISION[edge.move.type] ?? ('kind' in edge.move ? edge.move.kind.replace('_', ' ') : 'call');
@@ -13,6 +18,9 @@ export function outcomeText(edge: Pick<GraphEdge, 'move' | 'decision' | 'reasonC
 /**
  * One step of a path as a sentence:
  * `READING · begin write → allowed, now WRITING`.
+ *
+ * @example
+ * graph.edges.map(describeStep); // ['RESOLVING · check resolve → allowed, stays RESOLVING', ...]
  */
 export function describeStep(edge: GraphEdge): string {
   const from = String(edge.before.value);
@@ -31,7 +39,12 @@ export function describeStep(edge: GraphEdge): string {
   return `${from} · ${edge.label} → ${[...parts, ...flags].join(', ')}`;
 }
 
-/** The session settings a path starts with, in words ('' for the defaults). */
+/**
+ * The session settings a path starts with, in words ('' for the defaults).
+ *
+ * @example
+ * configText({ recoveryTtlMs: 600_000, failedWriteRequiresVerification: true }); // ' [failed writes need verification]'
+ */
 export function configText(config: SafetyConfig): string {
   return config.failedWriteRequiresVerification ? ' [failed writes need verification]' : '';
 }
@@ -39,6 +52,9 @@ export function configText(config: SafetyConfig): string {
 /**
  * A readable name for a path:
  * `READING · begin write · begin read · write ok · read ok ⇒ VERIFYING, final answer refused`.
+ *
+ * @example
+ * pathName([edge], { state: 'READING', config }); // 'READING · begin write ⇒ WRITING, write allowed'
  */
 export function pathName(edges: GraphEdge[], start: { state: string; config: SafetyConfig }): string {
   const last = edges.at(-1);

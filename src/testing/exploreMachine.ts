@@ -215,7 +215,12 @@ export function exploreMachine(machine: SafetyMachine, options: ExploreOptions =
   return { machine, configurations, edges, outgoing, initial, ms: performance.now() - started };
 }
 
-/** The edges of a shortest path from an initial configuration to `key` (empty for an initial one). */
+/**
+ * The edges of a shortest path from an initial configuration to `key` (empty for an initial one).
+ *
+ * @example
+ * shortestPathTo(graph, 'WRITING calls=write@now').map((e) => e.label); // ['onToolSuccess resolve', 'begin write']
+ */
 export function shortestPathTo(graph: MachineGraph, key: string): GraphEdge[] {
   const path: GraphEdge[] = [];
   let at = graph.configurations.get(key);

@@ -14,7 +14,12 @@ export interface PlanFigures {
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/** What a step must show, in words: `WRITING, allowed`. */
+/**
+ * What a step must show, in words: `WRITING, allowed`.
+ *
+ * @example
+ * plan.steps.map(expectText); // ['RESOLVING, allowed', ...]
+ */
 export function expectText(step: PlanStep): string {
   const e = step.expect;
   const parts: string[] = [e.state];
@@ -25,7 +30,12 @@ export function expectText(step: PlanStep): string {
   return parts.join(', ');
 }
 
-/** Plans as a Markdown test plan: one numbered list of steps per path. */
+/**
+ * Plans as a Markdown test plan: one numbered list of steps per path.
+ *
+ * @example
+ * writeFileSync('plans.md', plansToMarkdown(plans, figures)); // what `assistant-safety paths --format md` prints
+ */
 export function plansToMarkdown(plans: PathPlan[], figures: PlanFigures): string {
   const lines = [
     `# Path plans: ${figures.machine}`,
@@ -42,7 +52,12 @@ export function plansToMarkdown(plans: PathPlan[], figures: PlanFigures): string
   return lines.join('\n');
 }
 
-/** Plans as JSON, for other tools. */
+/**
+ * Plans as JSON, for other tools.
+ *
+ * @example
+ * JSON.parse(plansToJson(plans, figures)).paths; // plans.length
+ */
 export function plansToJson(plans: PathPlan[], figures: PlanFigures): string {
   return JSON.stringify({ ...figures, ms: Math.round(figures.ms), paths: plans.length, plans }, null, 2);
 }
@@ -50,6 +65,9 @@ export function plansToJson(plans: PathPlan[], figures: PlanFigures): string {
 /**
  * JUnit XML, one testcase a path. With results, failures are reported;
  * without, the file is a plan (every testcase lists its steps, none has run).
+ *
+ * @example
+ * writeFileSync('out.xml', plansToJUnit(plans, 'assistant-safety', plans.map((p) => runPlan(p))));
  */
 export function plansToJUnit(plans: PathPlan[], suite: string, results?: PlanResult[]): string {
   const failures = results?.filter((r) => !r.ok).length ?? 0;

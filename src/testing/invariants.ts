@@ -8,7 +8,7 @@ import type { Step } from './Step.js';
  * `check` CLI and the visual editor, so keep this module free of `node:`.
  */
 export interface Invariant {
-  /** `I1`, `I2`, ... (I1–I8 are SEMANTICS.md's list; the rest are stated here). */
+  /** `I1`, `I2`, ... (I1–I8 are the list of docs/behaviour.md; the rest are stated here). */
   id: string;
   name: string;
   sentence: string;
@@ -16,7 +16,7 @@ export interface Invariant {
   check(step: Step): string | null;
 }
 
-/** The call a step is about, as SEMANTICS.md defines it (independent of the guards under test). */
+/** The call a step is about, as docs/behaviour.md defines it (independent of the guards under test). */
 interface StepSubject {
   kind: ToolKind;
   tool: string;
@@ -64,7 +64,7 @@ const recoveriesOf = (ctx: SafetyContext, tool: string, at?: number) =>
 const attemptsOf = (ctx: SafetyContext, tool: string, at?: number) =>
   recoveriesOf(ctx, tool, at).reduce((sum, r) => sum + r.attempts, 0);
 
-/** The flags SEMANTICS.md names; `user_input` and checks must leave them alone. */
+/** The flags docs/behaviour.md names; `user_input` and checks must leave them alone. */
 const FLAG_KEYS = [
   'wroteThisEpisode',
   'readAfterWrite',
@@ -98,11 +98,11 @@ function expectBlock(step: Step, what: string, code: BlockReasonCode): string | 
 }
 
 /**
- * The safety rules of SEMANTICS.md (I1–I8) and the transition rules it writes
+ * The safety rules of docs/behaviour.md (I1–I8) and the transition rules it writes
  * out (I9–I17), each a predicate over one step.
  *
  * @example
- * import { invariants, stepOf } from 'assistant-safety';
+ * import { invariants, stepOf } from 'assistant-safety/testing';
  * const broken = invariants.filter((inv) => inv.check(stepOf(before, event, after)) !== null);
  */
 export const invariants: readonly Invariant[] = [
@@ -478,7 +478,12 @@ export const invariants: readonly Invariant[] = [
   },
 ];
 
-/** An invariant by id. */
+/**
+ * An invariant by id.
+ *
+ * @example
+ * invariantById('I3')?.name; // 'No final answer about an unverified change'
+ */
 export function invariantById(id: string): Invariant | undefined {
   return invariants.find((i) => i.id === id);
 }

@@ -146,6 +146,10 @@ class Killed extends Error {
 /**
  * Runs the exhaustive check on one mutant, stopping at the first broken
  * invariant (exploration is breadth-first, so that is near the start).
+ *
+ * @example
+ * const [first] = generateMutants(safetyMachineDefinition);
+ * tryMutant(first!).status; // 'killed' when an invariant catches it
  */
 export function tryMutant(
   mutant: Mutant,

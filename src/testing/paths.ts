@@ -202,7 +202,12 @@ export function planFromLabels(graph: MachineGraph, labels: string[], configInde
   return planOf(graph, edges, 'shortest', start);
 }
 
-/** Plans by strategy. */
+/**
+ * Plans by strategy: shortest paths, or every simple path of `depth` steps.
+ *
+ * @example
+ * generatePlans(exploreMachine(safetyMachine), 'simple', 3).length;
+ */
 export function generatePlans(graph: MachineGraph, strategy: PathStrategy, depth = 3): PathPlan[] {
   return strategy === 'shortest' ? shortestPlans(graph) : simplePlans(graph, depth);
 }

@@ -30,15 +30,16 @@ describe('Mermaid export', () => {
     expect(text).toContain('WRITING --> RESOLVING: RESET / resetSession');
   });
 
-  it('should match the diagram in the README', () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it('should match the diagram in docs/machine.md', () => {
+    const page = readFileSync('docs/machine.md', 'utf8');
     const block = /<!-- machine-diagram:start -->\s*```mermaid\n([\s\S]*?)```\s*<!-- machine-diagram:end -->/.exec(
-      readme,
+      page,
     );
-    expect(block, 'README.md needs the machine diagram between machine-diagram markers').not.toBeNull();
-    expect(block![1], 'the README diagram is out of date: run `npx assistant-safety export --format mermaid`').toBe(
-      toMermaid(shipped()),
-    );
+    expect(block, 'docs/machine.md needs the machine diagram between machine-diagram markers').not.toBeNull();
+    expect(
+      block![1],
+      'the diagram in docs/machine.md is out of date: run `npx assistant-safety export --format mermaid`',
+    ).toBe(toMermaid(shipped()));
   });
 });
 

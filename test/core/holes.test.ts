@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSafetySession } from 'assistant-safety';
 
-// REFERENCE.md: both holes come from checking a whole batch before applying any transition.
+// docs/behaviour.md (Two holes this closes): both come from checking a whole batch before applying any transition.
 describe('the two holes of the reference loop', () => {
   it('should block the second write of a batch while the first is in flight', () => {
     const s = createSafetySession();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSafetySession, TOOL_KINDS } from 'assistant-safety';
 
-describe('the invariants of SEMANTICS.md, by hand', () => {
+describe('the invariants of docs/behaviour.md, by hand', () => {
   it('I1: should block a write in RESOLVING and leave the state unchanged', () => {
     const s = createSafetySession();
     const before = s.persist();

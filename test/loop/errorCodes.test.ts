@@ -139,9 +139,9 @@ describe('stable error codes', () => {
     expect([...spelt].filter((code) => !vocabulary.has(code))).toEqual([]);
   });
 
-  it('should document every code in the README with the meaning the module gives it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.split('## The tool loop harness')[1]!.split('\n## ')[0]!;
+  it('should document every code in docs/tool-loop.md with the meaning the module gives it', () => {
+    const page = readFileSync(new URL('../../docs/tool-loop.md', import.meta.url), 'utf8');
+    const section = page.split('\n## Error codes')[1]!.split('\n## ')[0]!;
     const rows = new Map(
       section
         .split('\n')

@@ -5,7 +5,7 @@ import { planFromLabels } from '../../src/testing/paths.js';
 import { runPlan } from '../../src/testing/runPlan.js';
 
 /*
- * The stories SEMANTICS.md tells, written as move labels, followed through the
+ * The stories docs/behaviour.md tells, written as move labels, followed through the
  * graph (so they exist in it) and run against SafetySession like the generated paths.
  */
 
@@ -66,7 +66,7 @@ const stories: Array<[string, string[], number, string]> = [
   ],
 ];
 
-describe('the stories of SEMANTICS.md as paths', () => {
+describe('the stories of docs/behaviour.md as paths', () => {
   it.each(stories)('%s', (_title, labels, config, ending) => {
     const plan = planFromLabels(graph, labels, config);
     expect(plan.name.endsWith(`⇒ ${ending}`), plan.name).toBe(true);
