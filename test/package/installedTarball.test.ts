@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,12 +39,70 @@ beforeAll(() => {
   tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
   project = join(work, 'consumer');
   mkdirSync(project);
+  const spec = `file:../${basename(tarball)}`;
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'assistant-safety': spec } }),
   );
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(consumerLock(spec)));
+  // Offline: every package comes from the tarball or npm's cache (which `npm ci` of this repository filled).
+  run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
 }, 180_000);
+
+interface LockEntry {
+  version: string;
+  resolved?: string;
+  integrity?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  dev?: boolean;
+  optional?: boolean;
+  peer?: boolean;
+  license?: string;
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+}
+
+/**
+ * The consumer's lockfile: the package from the tarball and, for its runtime
+ * dependencies, the very versions this repository's lockfile resolved (npm
+ * would need the registry to resolve ranges; a lockfile lets `npm ci` work
+ * from the cache alone). Optional peers are left out, as npm leaves them.
+ */
+function consumerLock(spec: string) {
+  const ours = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry & { name?: string }>;
+  };
+  const self = ours.packages['']!;
+  const packages: Record<string, LockEntry> = {};
+  const add = (name: string) => {
+    const key = `node_modules/${name}`;
+    if (packages[key]) return;
+    const entry = ours.packages[key];
+    if (!entry) throw new Error(`${name} is not in package-lock.json`);
+    const { dev: _dev, peer: _peer, ...rest } = entry;
+    packages[key] = rest;
+    for (const dep of Object.keys(entry.dependencies ?? {})) add(dep);
+  };
+  for (const dep of Object.keys(self.dependencies ?? {})) add(dep);
+  packages['node_modules/assistant-safety'] = {
+    version: self.version,
+    resolved: spec,
+    dependencies: self.dependencies ?? {},
+    ...(self.peerDependencies && { peerDependencies: self.peerDependencies }),
+    ...(self.peerDependenciesMeta && { peerDependenciesMeta: self.peerDependenciesMeta }),
+    ...(self.bin && { bin: self.bin }),
+    license: self.license ?? 'MIT',
+  };
+  return {
+    name: 'consumer',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { name: 'consumer', dependencies: { 'assistant-safety': spec } }, ...packages },
+  };
+}
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
