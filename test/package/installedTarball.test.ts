@@ -2,7 +2,7 @@ import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -193,6 +193,18 @@ export const used = [state, loop, invariants.length, exploreMachine, toMermaid, 
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/invariant/i);
+  });
+
+  it("should run the README's embedding example as written", () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const example = /```ts\n(import [^\n]* from 'assistant-safety';\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example, 'the README has a ts block importing assistant-safety').toBeDefined();
+    writeFileSync(join(project, 'example.mts'), example!);
+    // As docs/install.md says: TypeScript through tsx (this repository's copy; the consumer need not install it).
+    const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    const out = run(process.execPath, ['--import', tsx, 'example.mts'], project).stdout;
+    expect(out).toMatch(/reasonCode: 'NO_VALIDATED_TARGET'/);
+    expect(out).toMatch(/^READING null$/m);
   });
 
   it('should serve the app from the installed copy', async () => {
