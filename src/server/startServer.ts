@@ -5,16 +5,26 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { LIVE_PATH, RECORDING_NAME, TOKEN_HEADER, type RecordingFileInfo } from '../live/protocol.js';
+import {
+  LIVE_PATH,
+  LIVE_PROTOCOL,
+  RECORDING_NAME,
+  TOKEN_HEADER,
+  TOKEN_PROTOCOL_PREFIX,
+  type RecordingFileInfo,
+} from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
- * machines and recordings as JSON/text, and the live hub's WebSocket. Every
- * request and every socket needs the token generated at start (query
- * `?token=`, the `x-assistant-safety-token` header, or the cookie the page
- * gets when opened with the token, which its scripts and styles then carry).
+ * machines and recordings as JSON/text, and the live hub's WebSocket. The
+ * page, every API request and every socket need the token generated at start:
+ * in the query `?token=` (the printed URL), the `x-assistant-safety-token`
+ * header (the app's requests), or a WebSocket subprotocol (the app's socket).
+ * Never a cookie: cookies ignore ports, so any other server on this host
+ * would receive it. The app's own scripts and styles are served without the
+ * token: they are the package's code and hold no data.
  */
 
 export interface ServerOptions {
@@ -61,10 +71,13 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
+/** The token a browser's WebSocket offers as a subprotocol, if any. */
+function protocolToken(req: IncomingMessage): string | undefined {
+  const offered = req.headers['sec-websocket-protocol'];
+  if (typeof offered !== 'string') return undefined;
+  for (const p of offered.split(',')) {
+    const name = p.trim();
+    if (name.startsWith(TOKEN_PROTOCOL_PREFIX)) return name.slice(TOKEN_PROTOCOL_PREFIX.length);
   }
   return undefined;
 }
@@ -98,18 +111,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const token = options.token ?? randomBytes(32).toString('hex');
   const hub = new LiveHub({ ...DEFAULT_HUB_LIMITS, ...options.hubLimits });
   let port = 0;
-  const cookieName = () => `assistant_safety_${port}`;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
-  /** 401 without a token, 403 with a wrong one or from a foreign Host/Origin; undefined when allowed. */
-  const refusal = (req: IncomingMessage, url: URL): [number, string] | undefined => {
+  /**
+   * 401 without a token, 403 with a wrong one or from a foreign Host/Origin; undefined when allowed.
+   * `needsToken` false: only the Host and Origin checks (the app's public scripts and styles).
+   */
+  const refusal = (req: IncomingMessage, url: URL, needsToken = true): [number, string] | undefined => {
     // A page on another site reaching us through DNS rebinding would send its own Host.
     if (!allowedHosts().has(req.headers.host ?? '')) return [403, 'unexpected Host header'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return [403, 'foreign origin'];
+    if (!needsToken) return undefined;
     const header = req.headers[TOKEN_HEADER];
     const given =
-      url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? cookie(req, cookieName());
+      url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? protocolToken(req);
     if (given === undefined || given === '')
       return [401, 'a token is required: open the URL that `assistant-safety serve` printed, token included'];
     if (!sameToken(given, token)) return [403, 'wrong token'];
@@ -141,12 +157,28 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return machines;
   };
 
-  const serveStatic = async (res: ServerResponse, pathname: string, head: boolean) => {
-    const name = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
-    if (!existsSync(join(options.appDir, 'index.html'))) {
-      return send(res, 503, 'The app is not built: run `npm run build`.\n', 'text/plain; charset=utf-8');
+  /**
+   * The app's files. Its scripts, styles and icons are public (the package's own code, no data), so the page
+   * loads them without a cookie; the page itself (index.html) needs the token, `refused` says why not.
+   */
+  const serveStatic = async (
+    res: ServerResponse,
+    pathname: string,
+    head: boolean,
+    refused: [number, string] | undefined,
+  ) => {
+    let name: string;
+    try {
+      name = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      return fail(res, 400, 'bad percent-encoding in the path');
     }
     const path = await inside(options.appDir, name);
+    const index = await inside(options.appDir, 'index.html');
+    if (refused && (!path || path === index)) {
+      return send(res, refused[0], `${refused[0]}: ${refused[1]}.\n`, 'text/plain; charset=utf-8');
+    }
+    if (!index) return send(res, 503, 'The app is not built: run `npm run build`.\n', 'text/plain; charset=utf-8');
     const s = path ? await stat(path).catch(() => undefined) : undefined;
     if (!path || !s?.isFile()) return fail(res, 404, 'not found');
     res.writeHead(200, {
@@ -168,8 +200,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch {
       return fail(res, 400, 'bad request URL');
     }
-    const refused = refusal(req, url);
-    if (refused) {
+    // The Host and Origin checks hold for everything; the token for all but the app's public files.
+    const foreign = refusal(req, url, false);
+    const refused = foreign ?? refusal(req, url);
+    const api = url.pathname.startsWith('/api/');
+    if (refused && (foreign || api)) {
       // A person at a browser gets a sentence; a script gets JSON.
       if (url.pathname.startsWith('/api/')) return fail(res, refused[0], refused[1]);
       return send(res, refused[0], `${refused[0]}: ${refused[1]}.\n`, 'text/plain; charset=utf-8');
@@ -181,10 +216,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return fail(res, 405, 'only GET and HEAD');
-    }
-    if (url.searchParams.has('token')) {
-      // The page's own scripts and styles cannot carry the query: give the browser a cookie for them.
-      res.setHeader('set-cookie', `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     const path = url.pathname;
     if (path === '/api/machines') return sendJSON(res, 200, { machines: await listMachines() });
@@ -210,7 +241,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return void createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
     }
     if (path.startsWith('/api/')) return fail(res, 404, 'no such API');
-    return serveStatic(res, path, req.method === 'HEAD');
+    return serveStatic(res, path, req.method === 'HEAD', refused);
   };
 
   const server = createServer((req, res) => {
@@ -223,7 +254,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 8 * 1024 * 1024,
+    // Select the hub's protocol, never echo the token one back.
+    handleProtocols: (offered) => (offered.has(LIVE_PROTOCOL) ? LIVE_PROTOCOL : false),
+  });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     let url: URL;
