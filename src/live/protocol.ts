@@ -22,6 +22,10 @@ export const LIVE_PROTOCOL = 'assistant-safety.live';
 export const TOKEN_PROTOCOL_PREFIX = 'assistant-safety.token.';
 /** Entries per message, both ways: keeps a frame small and a slow viewer responsive. */
 export const MAX_ENTRIES_PER_MESSAGE = 1000;
+/** The largest message the hub reads (bytes); a bigger one closes the socket with 1009. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** An agent's message carries at most this many bytes of entries (one bigger entry goes alone). */
+export const BATCH_BYTES = 1024 * 1024;
 
 /** An agent's first message: who it is, so a reconnect can resume without duplicates. */
 export const AgentHello = z.strictObject({

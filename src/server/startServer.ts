@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import {
   LIVE_PATH,
   LIVE_PROTOCOL,
+  MAX_MESSAGE_BYTES,
   RECORDING_NAME,
   TOKEN_HEADER,
   TOKEN_PROTOCOL_PREFIX,
@@ -256,7 +257,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: 8 * 1024 * 1024,
+    maxPayload: MAX_MESSAGE_BYTES,
     // Select the hub's protocol, never echo the token one back.
     handleProtocols: (offered) => (offered.has(LIVE_PROTOCOL) ? LIVE_PROTOCOL : false),
   });
