@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
+import { findProtoKey, MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
 import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
 import { previewMachineSave } from '../node/previewMachineSave.js';
 
@@ -46,11 +46,16 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new BadRequest(`the body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk as Buffer);
   }
+  let value: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (e) {
-    throw new BadRequest(`the body is not JSON: ${(e as Error).message}`);
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BadRequest('the body is not JSON');
   }
+  // JSON.parse makes `__proto__` an own key that validation would skip: refused wherever it is.
+  const proto = findProtoKey(value);
+  if (proto) throw new BadRequest(`${proto.join('.')}: a "__proto__" key is not allowed`);
+  return value;
 }
 
 function fromFileError(e: MachineFileError): MachineApiError {

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
@@ -16,6 +16,7 @@ import {
 } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
+import { recoverMachineFiles } from '../node/machineFiles.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
@@ -110,6 +111,8 @@ async function inside(dir: string, name: string): Promise<string | undefined> {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
+  // Finish (or clean up after) machine saves a crash interrupted.
+  recoverMachineFiles(options.machinesDir);
   const hub = new LiveHub({ ...DEFAULT_HUB_LIMITS, ...options.hubLimits });
   let port = 0;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -119,7 +122,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
    * `needsToken` false: only the Host and Origin checks (the app's public scripts and styles).
    */
   const refusal = (req: IncomingMessage, url: URL, needsToken = true): [number, string] | undefined => {
-    // A page on another site reaching us through DNS rebinding would send its own Host.
+    // A page on another site reaching us through DNS rebinding would send its own Host; a second one is ambiguous.
+    if (req.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(req.rawHeaders[i]!)).length > 1)
+      return [400, 'more than one Host header'];
     if (!allowedHosts().has(req.headers.host ?? '')) return [403, 'unexpected Host header'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return [403, 'foreign origin'];
@@ -137,7 +142,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const names = await readdir(options.recordingsDir).catch(() => [] as string[]);
     const out: RecordingFileInfo[] = [];
     for (const name of names.filter((n) => RECORDING_NAME.test(n)).sort()) {
-      const s = await stat(join(options.recordingsDir, name)).catch(() => undefined);
+      // lstat: a symlink is not offered (it could point anywhere).
+      const s = await lstat(join(options.recordingsDir, name)).catch(() => undefined);
       if (s?.isFile()) out.push({ name, size: s.size, modified: s.mtimeMs });
     }
     return out;
@@ -149,10 +155,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       .sort((a, b) => (a === 'assistant-safety.json' ? -1 : b === 'assistant-safety.json' ? 1 : a.localeCompare(b)));
     const machines = [];
     for (const file of names) {
+      // Regular files only: a symlink could point anywhere, a folder is no machine.
+      const s = await lstat(join(options.machinesDir, file)).catch(() => undefined);
+      if (!s?.isFile()) continue;
+      let text: string;
       try {
-        machines.push({ file, json: JSON.parse(await readFile(join(options.machinesDir, file), 'utf8')) as unknown });
-      } catch (e) {
-        machines.push({ file, json: { error: `not JSON: ${(e as Error).message}` } });
+        text = await readFile(join(options.machinesDir, file), 'utf8');
+      } catch {
+        continue;
+      }
+      try {
+        machines.push({ file, json: JSON.parse(text) as unknown });
+      } catch {
+        // Say where, never quote the bytes.
+        machines.push({ file, json: { error: 'not JSON' } });
       }
     }
     return machines;
@@ -273,7 +289,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (refused) {
       const [status, message] = refused;
       return void socket.end(
-        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`,
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Forbidden'}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`,
       );
     }
     if (url.pathname !== LIVE_PATH) return void socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
