@@ -86,6 +86,8 @@ export interface RecordingReplayer {
   readonly count: number;
   /** Divergences found so far, all of them (the result keeps the first `keepDivergences`). */
   readonly divergenceCount: number;
+  /** Sessions running now (at most `maxLiveSessions`; the others are parked as snapshots). */
+  readonly running: number;
   /** The replay so far, as {@link replayRecording} reports it. */
   result(): ReplayResult;
 }
@@ -208,6 +210,9 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     },
     get divergenceCount() {
       return divergenceCount;
+    },
+    get running() {
+      return live.size;
     },
     result: () => ({
       final: last?.state ?? 'RESOLVING',

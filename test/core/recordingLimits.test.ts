@@ -74,7 +74,12 @@ describe('recordings from other tools and hostile files', () => {
     const everyone = replayRecording(entries);
     expect(everyone.divergences).toEqual([]);
     const replayer = createRecordingReplayer({ maxLiveSessions: 3 });
-    for (const e of entries) replayer.push(e);
+    let most = 0;
+    for (const e of entries) {
+      replayer.push(e);
+      most = Math.max(most, replayer.running);
+    }
+    expect(most).toBe(3);
     const few = replayer.result();
     expect(few.divergences).toEqual([]);
     expect(few.sessions).toEqual(everyone.sessions);
