@@ -77,6 +77,18 @@ interface HubSession {
   truncated: boolean;
   sockets: Set<WebSocket>;
   created: number;
+  /** Date.now() of its last entry. */
+  active: number;
+}
+
+/** A session the hub forgot at a limit, for an operator's log or a test. */
+export interface EvictedSession {
+  id: string;
+  /** Date.now() of its last entry. */
+  lastActive: number;
+  /** The least recent last activity among the sessions kept (Infinity when none): never before `lastActive`. */
+  keptLeastRecent: number;
+  bytes: number;
 }
 
 interface AgentRecord {
@@ -112,6 +124,8 @@ export class LiveHub {
   private evictedSessions = 0;
   private droppedEntries = 0;
   private slowViewersClosed = 0;
+  /** Told of every session evicted at the session or byte limit (oldest-idle first). */
+  onEvict?: (session: EvictedSession) => void;
 
   constructor(limits: Partial<LiveHubLimits> = {}) {
     const l = { ...DEFAULT_HUB_LIMITS, ...limits };
@@ -326,6 +340,7 @@ export class LiveHub {
         truncated: false,
         sockets: new Set(),
         created: ++this.created,
+        active: 0,
       };
     }
     this.sessions.set(entry.session, session);
@@ -336,6 +351,7 @@ export class LiveHub {
     session.events += 1;
     session.lastAfter = entry.after;
     session.lastAt = entry.at;
+    session.active = Date.now();
     this.bytes += size;
     if (session.bytes > this.limits.maxSessionBytes) this.truncate(session);
     // Then the total: whole sessions, idle the longest first; this one is the most recent, so it goes last.
@@ -370,6 +386,11 @@ export class LiveHub {
     this.bytes -= victim.bytes;
     this.droppedEntries += victim.entries.length - victim.head;
     this.evictedSessions++;
+    if (this.onEvict) {
+      let keptLeastRecent = Infinity;
+      for (const s of this.sessions.values()) keptLeastRecent = Math.min(keptLeastRecent, s.active);
+      this.onEvict({ id: victim.id, lastActive: victim.active, keptLeastRecent, bytes: victim.bytes });
+    }
   }
 
   private broadcast(session: string, texts: string[]): void {
