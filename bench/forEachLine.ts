@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { forEachChunkLine } from '../src/recording.js';
+import { forEachChunkLine } from '../src/index.js';
 
 /**
  * Streams a text file and calls `onLine` for every line (without its `\n` or

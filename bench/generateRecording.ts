@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { RecordingEntry } from '../src/RecordingEntry.js';
-import { createMemoryRecorder } from '../src/recording.js';
+import { createMemoryRecorder } from '../src/index.js';
 import { createSafetySession, type SafetySession } from '../src/SafetySession.js';
 import type { ToolKind } from '../src/toolKind.js';
 

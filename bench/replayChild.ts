@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { replayRecordingStream } from '../src/recording.js';
+import { replayRecordingStream } from '../src/index.js';
 import { forEachLine } from './forEachLine.js';
 
 /*

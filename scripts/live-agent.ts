@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLiveRecorder, type LiveRecorder } from '../src/node/createLiveRecorder.js';
-import { parseRecording } from '../src/recording.js';
+import { parseRecording } from '../src/index.js';
 import type { SessionRecorder } from '../src/RecordingEntry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -71,31 +71,28 @@ export {
   summariseContext,
 } from './RecordingEntry.js';
 export type { SessionRecorder } from './RecordingEntry.js';
-export {
-  parseRecording,
-  parseRecordingLine,
-  recordingLines,
-  replayRecording,
-  replayRecordingStream,
-  createRecordingReplayer,
-  applyCall,
-  createMemoryRecorder,
-  RecordingParseError,
-} from './recording.js';
+export { parseRecording, recordingLines } from './recording/parseRecording.js';
+export type { RecordingLine } from './recording/parseRecording.js';
+export { parseRecordingLine } from './recording/parseRecordingLine.js';
+export type { ParseRecordingOptions } from './recording/parseRecordingLine.js';
+export { RecordingParseError } from './recording/RecordingParseError.js';
+export { createLineSplitter, forEachChunkLine, MAX_LINE_LENGTH } from './recording/createLineSplitter.js';
+export type { RecordingChunk, LineSplitter, LineSplitterOptions, OnLine } from './recording/createLineSplitter.js';
+export { replayRecording } from './recording/replayRecording.js';
+export { replayRecordingStream } from './recording/replayRecordingStream.js';
+export type { ReplayStreamOptions, ReplayStreamResult } from './recording/replayRecordingStream.js';
+export { createRecordingReplayer } from './recording/createRecordingReplayer.js';
 export type {
   Divergence,
   ReplayResult,
   ReplayOptions,
-  MemoryRecorder,
-  ParseRecordingOptions,
-  RecordingLine,
-  CallOutcome,
   RecordingReplayer,
   RecordingReplayerOptions,
-  ReplayStreamOptions,
-  ReplayStreamResult,
-  RecordingChunk,
-} from './recording.js';
+} from './recording/createRecordingReplayer.js';
+export { applyCall } from './recording/applyCall.js';
+export type { CallOutcome } from './recording/applyCall.js';
+export { createMemoryRecorder } from './recording/createMemoryRecorder.js';
+export type { MemoryRecorder } from './recording/createMemoryRecorder.js';
 
 // the tool loop harness: three-phase pipeline, stable error codes
 export { createToolLoop } from './loop/createToolLoop.js';

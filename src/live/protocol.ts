@@ -10,10 +10,22 @@ import { SessionState } from '../toolKind.js';
 
 /** The WebSocket path of the hub. */
 export const LIVE_PATH = '/live';
-/** The HTTP header that may carry the token (the query `?token=` works too). */
+/** The HTTP header that carries the token (the query `?token=` works too; a cookie never does). */
 export const TOKEN_HEADER = 'x-assistant-safety-token';
+/** The WebSocket subprotocol the hub speaks; the server selects it when a browser offers it. */
+export const LIVE_PROTOCOL = 'assistant-safety.live';
+/**
+ * A browser cannot set headers on a WebSocket: it offers the token as a
+ * second subprotocol, `assistant-safety.token.<token>`, which only the
+ * server the socket opens to receives (never echoed back).
+ */
+export const TOKEN_PROTOCOL_PREFIX = 'assistant-safety.token.';
 /** Entries per message, both ways: keeps a frame small and a slow viewer responsive. */
 export const MAX_ENTRIES_PER_MESSAGE = 1000;
+/** The largest message the hub reads (bytes); a bigger one closes the socket with 1009. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** An agent's message carries at most this many bytes of entries (one bigger entry goes alone). */
+export const BATCH_BYTES = 1024 * 1024;
 
 /** An agent's first message: who it is, so a reconnect can resume without duplicates. */
 export const AgentHello = z.strictObject({

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
-import { Ack, LIVE_PATH, MAX_ENTRIES_PER_MESSAGE, TOKEN_HEADER } from '../live/protocol.js';
+import {
+  Ack,
+  BATCH_BYTES,
+  LIVE_PATH,
+  MAX_ENTRIES_PER_MESSAGE,
+  MAX_MESSAGE_BYTES,
+  TOKEN_HEADER,
+} from '../live/protocol.js';
 
 export interface LiveRecorderOptions {
   /** The URL `assistant-safety serve` printed (`http://127.0.0.1:N/?token=...`), or a `ws://` URL. */
@@ -27,7 +34,7 @@ export interface LiveRecorder extends SessionRecorder {
   readonly connected: boolean;
   /** Entries not yet acknowledged by the server. */
   readonly pending: number;
-  /** Entries dropped from the buffer while the server was away (the fallback still has them). */
+  /** Entries dropped from the buffer while the server was away, or too big for a message (the fallback has them). */
   readonly dropped: number;
   /** Waits until the server has every entry (or `timeoutMs` passes), then closes. */
   close(options?: { timeoutMs?: number }): Promise<void>;
@@ -65,8 +72,8 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
   const maxRetryMs = options.maxRetryMs ?? 5000;
   const agentId = randomUUID();
 
-  /** Entries not acknowledged; buffer[0] has index `base`. */
-  const buffer: RecordingEntry[] = [];
+  /** Entries not acknowledged, as JSON text; buffer[0] has index `base`. */
+  const buffer: string[] = [];
   let base = 0;
   /** Index of the next entry to send on the current socket. */
   let sent = 0;
@@ -89,9 +96,17 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
     if (!ws || !open) return;
     while (sent < base + buffer.length) {
       const from = Math.max(sent, base);
-      const batch = buffer.slice(from - base, from - base + MAX_ENTRIES_PER_MESSAGE);
-      ws.send(JSON.stringify({ type: 'entries', from, entries: batch }));
-      sent = from + batch.length;
+      // At most MAX_ENTRIES_PER_MESSAGE entries and BATCH_BYTES of them: every message fits the hub's limit.
+      const texts: string[] = [];
+      let bytes = 0;
+      for (let i = from - base; i < buffer.length && texts.length < MAX_ENTRIES_PER_MESSAGE; i++) {
+        const text = buffer[i]!;
+        if (texts.length > 0 && bytes + text.length > BATCH_BYTES) break;
+        texts.push(text);
+        bytes += text.length;
+      }
+      ws.send(`{"type":"entries","from":${from},"entries":[${texts.join(',')}]}`);
+      sent = from + texts.length;
     }
   };
 
@@ -185,8 +200,12 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
       } catch (error) {
         fallbackError = error;
       }
-      if (!closing) {
-        buffer.push(entry);
+      const text = closing ? '' : JSON.stringify(entry);
+      if (Buffer.byteLength(text) > MAX_MESSAGE_BYTES - 1024) {
+        // No message could carry it (the hub would close the socket): the local recording has it.
+        dropped += 1;
+      } else if (!closing) {
+        buffer.push(text);
         if (buffer.length > maxBuffer) {
           const over = buffer.length - maxBuffer;
           buffer.splice(0, over);

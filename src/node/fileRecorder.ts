@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
 
@@ -13,14 +13,59 @@ export interface FileRecorderOptions {
 /** A JSON Lines recorder appending to a file. */
 export interface FileRecorder extends SessionRecorder {
   readonly path: string;
+  /**
+   * What opening did to a last line without its newline (a crash mid-write):
+   * `cut` when it was not JSON (the torn fragment is removed), `ended` when it
+   * was whole JSON (its newline is added); undefined when the file ended clean.
+   */
+  readonly repairedTail?: 'cut' | 'ended';
   close(): void;
+}
+
+/**
+ * Makes an existing file end at a line boundary before appending to it, so the
+ * first new line is not glued to a torn one: a last line that is not JSON is
+ * cut off, one that is whole JSON gets its newline.
+ */
+function repairTail(fd: number): 'cut' | 'ended' | undefined {
+  const size = fstatSync(fd).size;
+  if (size === 0) return undefined;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === 10) return undefined;
+  // Find the start of the last line, reading backwards in blocks.
+  const block = Buffer.alloc(64 * 1024);
+  let start = 0;
+  for (let end = size; end > 0;) {
+    const from = Math.max(0, end - block.length);
+    const n = readSync(fd, block, 0, end - from, from);
+    const at = block.subarray(0, n).lastIndexOf(10);
+    if (at !== -1) {
+      start = from + at + 1;
+      break;
+    }
+    end = from;
+  }
+  const tail = Buffer.alloc(size - start);
+  readSync(fd, tail, 0, tail.length, start);
+  try {
+    JSON.parse(tail.toString('utf8'));
+  } catch {
+    ftruncateSync(fd, start);
+    return 'cut';
+  }
+  writeSync(fd, '\n');
+  return 'ended';
 }
 
 /**
  * Appends one entry a line to `path` (created with its folder if missing).
  * Each line is written whole with one synchronous write before `record`
  * returns, so a crash loses at most the line being written, which
- * `parseRecording` then reports as a torn last line.
+ * `parseRecording` then reports as a torn last line. Reopening a file whose
+ * last line was torn cuts that fragment off first (or ends a last line that is
+ * whole JSON), so a restarted session appends lines that replay
+ * (`repairedTail` says which).
  *
  * @example
  * const recorder = createFileRecorder('recordings/session.jsonl');
@@ -30,9 +75,11 @@ export interface FileRecorder extends SessionRecorder {
  */
 export function createFileRecorder(path: string, options: FileRecorderOptions = {}): FileRecorder {
   mkdirSync(dirname(path), { recursive: true });
-  let fd: number | undefined = openSync(path, 'a');
+  let fd: number | undefined = openSync(path, 'a+');
+  const repairedTail = repairTail(fd);
   return {
     path,
+    ...(repairedTail && { repairedTail }),
     record(entry: RecordingEntry) {
       if (fd === undefined) throw new Error(`recorder for ${path} is closed`);
       const buf = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');

@@ -11,6 +11,7 @@ export {
   saveMachineFile,
   contentVersion,
   writeFileAtomic,
+  recoverMachineFiles,
   MachineFileError,
   MACHINE_NAME,
 } from './machineFiles.js';

@@ -1,6 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { packageRoot } from './packageRoot.js';
 import { safeParseMachineDefinition, type MachineDefinition } from '../MachineDefinition.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
@@ -8,8 +19,13 @@ import { MachineLayout } from '../editor/MachineLayout.js';
 /*
  * Reading and writing `machines/<name>.json` and its layout sidecar, for the
  * editor's save. A save is refused unless the file still has the version the
- * editor loaded, the machine is well formed, and then it is written whole
- * (a temporary file renamed over the old one), so nothing is half-written.
+ * editor loaded, the machine is well formed, and then the machine and its
+ * layout are written as a pair: both to temporary files (fsynced), then a
+ * journal naming the renames (the commit point, fsynced), then the renames,
+ * then the journal is removed. A reader (and the next start) first finishes a
+ * committed save and removes what an uncommitted one left, so it always sees
+ * the old pair or the new pair. Only regular files are read or replaced:
+ * symlinks are not followed, folders are not machines.
  */
 
 /** Machine names are file names without `.json`: letters, digits, `.`, `_`, `-`, no paths. */
@@ -51,7 +67,129 @@ function checkName(name: string) {
 
 const machinePath = (dir: string, name: string) => join(dir, `${name}.json`);
 const layoutPath = (dir: string, name: string) => join(dir, `${name}.layout.json`);
-const readIfExists = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+const journalPath = (dir: string, name: string) => join(dir, `${name}.json.journal`);
+
+/** What is at `path`: nothing, a regular file, or something else (a symlink, a folder...), never followed. */
+function kindAt(path: string): 'absent' | 'file' | 'other' {
+  try {
+    return lstatSync(path).isFile() ? 'file' : 'other';
+  } catch {
+    return 'absent';
+  }
+}
+
+/** A regular file's text, undefined when absent; a symlink or folder is refused (O_NOFOLLOW: no race either). */
+function readIfExists(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw notRegular(path);
+    throw e;
+  }
+  try {
+    if (!lstatSync(path).isFile()) throw notRegular(path);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const notRegular = (path: string) =>
+  new MachineFileError('NOT_FOUND', `${basename(path)} is not a regular file (symlinks and folders are not machines)`);
+
+/** The first `__proto__` key in a JSON value, as a path, or undefined: such a key would skip validation. */
+export function findProtoKey(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findProtoKey(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return [...path, key];
+    const found = findProtoKey((value as Record<string, unknown>)[key], [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function fsyncPath(path: string, flags: number = constants.O_RDONLY): void {
+  const fd = openSync(path, flags);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A temporary file beside `path`, written whole and fsynced; its name records our pid. */
+function writeTemp(path: string, text: string): string {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx');
+  try {
+    const buf = Buffer.from(text, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return tmp;
+}
+
+const pidAlive = (pid: number) => {
+  if (pid === process.pid) return false; // our own saves never leave a temporary file between two calls
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Finishes the saves a crash interrupted after their commit and removes what
+ * uncommitted ones left (temporary files of processes that are gone), so the
+ * folder holds the old pair or the new pair of every machine. Readers and
+ * saves call it; `serve` calls it at start.
+ *
+ * @example
+ * recoverMachineFiles('machines');
+ */
+export function recoverMachineFiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names.filter((n) => n.endsWith('.json.journal'))) {
+    const journal = join(dir, name);
+    let renames: [string, string][] = [];
+    try {
+      const parsed = JSON.parse(readFileSync(journal, 'utf8')) as { renames?: unknown };
+      if (Array.isArray(parsed.renames)) renames = parsed.renames as [string, string][];
+    } catch {
+      // A journal is written whole to a temporary file and renamed: a torn one is never committed.
+    }
+    for (const [tmp, target] of renames) {
+      // Only plain names in this folder: a journal never points elsewhere.
+      if (typeof tmp !== 'string' || typeof target !== 'string' || /[/\\]/.test(tmp + target)) continue;
+      if (kindAt(join(dir, tmp)) === 'file') renameSync(join(dir, tmp), join(dir, target));
+    }
+    rmSync(journal, { force: true });
+    fsyncPath(dir);
+  }
+  for (const name of names) {
+    const m = /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name);
+    if (m && !pidAlive(Number(m[1])) && kindAt(join(dir, name)) === 'file') rmSync(join(dir, name), { force: true });
+  }
+}
 
 /** A machine file as the editor loads it. */
 export interface MachineFile {
@@ -72,8 +210,9 @@ export interface MachineFile {
  * listMachineFiles('machines'); // ['assistant-safety', ...]
  */
 export function listMachineFiles(dir: string): string[] {
+  recoverMachineFiles(dir);
   const names = readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.endsWith('.layout.json'))
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.layout.json') && kindAt(join(dir, f)) === 'file')
     .map((f) => f.slice(0, -'.json'.length))
     .filter((n) => MACHINE_NAME.test(n))
     .sort();
@@ -90,6 +229,7 @@ export function listMachineFiles(dir: string): string[] {
  */
 export function readMachineFile(dir: string, name: string): MachineFile {
   checkName(name);
+  recoverMachineFiles(dir);
   const text = readIfExists(machinePath(dir, name));
   if (text === undefined) throw new MachineFileError('NOT_FOUND', `no machine named "${name}"`);
   let json: unknown;
@@ -99,7 +239,12 @@ export function readMachineFile(dir: string, name: string): MachineFile {
     json = undefined;
     void e;
   }
-  const layoutText = readIfExists(layoutPath(dir, name));
+  let layoutText: string | undefined;
+  try {
+    layoutText = readIfExists(layoutPath(dir, name));
+  } catch {
+    layoutText = undefined; // a layout that is not a regular file is no layout
+  }
   let layout: MachineLayout | null = null;
   if (layoutText !== undefined) {
     try {
@@ -113,20 +258,46 @@ export function readMachineFile(dir: string, name: string): MachineFile {
 }
 
 /**
- * Writes `text` to `path` whole: a temporary file in the same folder, then a rename.
+ * Writes `text` to `path` whole and durably: a temporary file in the same folder (fsynced), a rename, the folder fsynced.
  *
  * @example
  * writeFileAtomic('machines/my.layout.json', JSON.stringify(layout)); // never half a file
  */
 export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = writeTemp(path, text);
   try {
-    writeFileSync(tmp, text, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
   }
+  fsyncPath(dirname(path));
+}
+
+/**
+ * Replaces several files of one folder as one change: temporary files
+ * (fsynced), a journal of the renames (the commit point), the renames, then
+ * the journal goes. A crash before the journal leaves the old files (and
+ * temporary ones {@link recoverMachineFiles} removes); after it, recovery
+ * finishes the renames.
+ */
+function replaceTogether(dir: string, journal: string, files: { path: string; text: string }[]): void {
+  const temps: string[] = [];
+  try {
+    for (const f of files) temps.push(writeTemp(f.path, f.text));
+    const renames = files.map((f, i) => [basename(temps[i]!), basename(f.path)]);
+    // The journal itself is written whole (temporary + rename): a torn journal never exists.
+    const journalTemp = writeTemp(journal, JSON.stringify({ renames }));
+    renameSync(journalTemp, journal);
+    fsyncPath(dir);
+  } catch (e) {
+    for (const t of temps) rmSync(t, { force: true });
+    throw e;
+  }
+  files.forEach((f, i) => renameSync(temps[i]!, f.path));
+  fsyncPath(dir);
+  rmSync(journal, { force: true });
+  fsyncPath(dir);
 }
 
 /** The text a machine is saved as: formatted like the repository (Prettier) when available, else 2-space JSON. */
@@ -178,6 +349,24 @@ export interface SaveMachineResult {
 export async function saveMachineFile(dir: string, request: SaveMachineRequest): Promise<SaveMachineResult> {
   checkName(request.name);
   const path = machinePath(dir, request.name);
+  recoverMachineFiles(dir);
+  const protoInMachine = findProtoKey(request.definition);
+  if (protoInMachine) {
+    const where = protoInMachine.join('.');
+    throw new MachineFileError('INVALID_MACHINE', `${where}: a "__proto__" key is not allowed`, [
+      { code: 'custom', path: protoInMachine, message: 'a "__proto__" key is not allowed' },
+    ]);
+  }
+  const protoInLayout = findProtoKey(request.layout);
+  if (protoInLayout) {
+    throw new MachineFileError(
+      'INVALID_LAYOUT',
+      `invalid layout: ${protoInLayout.join('.')}: a "__proto__" key is not allowed`,
+    );
+  }
+  for (const p of [path, layoutPath(dir, request.name)]) {
+    if (kindAt(p) === 'other') throw notRegular(p);
+  }
   const parsed = safeParseMachineDefinition(request.definition);
   if (!parsed.success) {
     throw new MachineFileError('INVALID_MACHINE', parsed.error.message, parsed.error.issues);
@@ -213,18 +402,19 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
     }
   }
   const text = await formatMachineJson(request.definition, path);
-  // Check again right before the rename: a write in between is a conflict too.
+  let layoutText = readIfExists(layoutPath(dir, request.name));
+  if (layout) layoutText = await formatMachineJson(layout, layoutPath(dir, request.name));
+  // Again right before writing (formatting awaited): a write in between is a conflict too. From here on all is
+  // synchronous, so no other save of this process interleaves.
   if (contentVersion(readIfExists(path)) !== current) {
     throw new MachineFileError(
       'CONFLICT',
       `machines/${request.name}.json changed on disk while saving; nothing was saved`,
     );
   }
-  writeFileAtomic(path, text);
-  let layoutText = readIfExists(layoutPath(dir, request.name));
-  if (layout) {
-    layoutText = await formatMachineJson(layout, layoutPath(dir, request.name));
-    writeFileAtomic(layoutPath(dir, request.name), layoutText);
-  }
+  replaceTogether(dir, journalPath(dir, request.name), [
+    { path, text },
+    ...(layout && layoutText !== undefined ? [{ path: layoutPath(dir, request.name), text: layoutText }] : []),
+  ]);
   return { version: contentVersion(text), text, layoutVersion: contentVersion(layoutText), definition: parsed.data };
 }

@@ -4,54 +4,140 @@ import { ClientMessage, MAX_ENTRIES_PER_MESSAGE, type LiveSessionInfo, type Serv
 
 /*
  * The live hub: agents stream entries in, viewers follow sessions. Memory is
- * bounded (sessions, entries per session, agents remembered), messages are
- * validated with the protocol's zod schemas, and an agent that reconnects
+ * bounded in bytes (each session, all sessions), in sessions, agents and
+ * connections; a viewer that stops reading is disconnected rather than
+ * buffered for; messages are validated with the protocol's zod schemas; an
+ * agent id belongs to one connection at a time, and an agent that reconnects
  * resends what was not acknowledged without creating duplicates.
+ *
+ * Entries are kept as their JSON text (what the agent sent, re-serialised
+ * once): a session's bytes are its entries' UTF-8 sizes, which bound the
+ * memory the strings take, and a viewer's messages are built by joining them.
  */
 
 export interface LiveHubLimits {
-  /** Sessions kept; the oldest ended one goes first. Default 200. */
+  /** Sessions kept; at the limit the session idle the longest goes (never the newcomer). Default 200. */
   maxSessions: number;
-  /** Entries kept per session; the oldest are dropped beyond it. Default 100,000. */
-  maxEntriesPerSession: number;
-  /** Agents remembered for de-duplication. Default 1,000. */
+  /** Bytes of entries kept per session; beyond it the oldest entries are dropped (`truncated`). Default 8 MiB. */
+  maxSessionBytes: number;
+  /** Bytes of entries kept across sessions; beyond it whole sessions go, idle the longest first. Default 64 MiB. */
+  maxTotalBytes: number;
+  /** Agents remembered for de-duplication, least recently seen forgotten first. Default 1,000. */
   maxAgents: number;
-  /** Entries kept across all sessions; the least recently active sessions lose theirs first. Default 1,000,000. */
-  maxTotalEntries: number;
+  /** Open sockets (agents and viewers); one more is closed with 1013. Default 128. */
+  maxConnections: number;
+  /**
+   * Bytes a viewer may leave unread beyond one session's backlog (`maxSessionBytes`); a viewer
+   * further behind is disconnected (it reconnects and follows again). Default 4 MiB.
+   */
+  maxViewerBufferBytes: number;
 }
 
 export const DEFAULT_HUB_LIMITS: LiveHubLimits = {
   maxSessions: 200,
-  maxEntriesPerSession: 100_000,
+  maxSessionBytes: 8 * 1024 * 1024,
+  maxTotalBytes: 64 * 1024 * 1024,
   maxAgents: 1000,
-  maxTotalEntries: 1_000_000,
+  maxConnections: 128,
+  maxViewerBufferBytes: 4 * 1024 * 1024,
 };
+
+/** A backlog message carries at most this many bytes of entries. */
+const MAX_BACKLOG_MESSAGE_BYTES = 1024 * 1024;
+
+/** What the hub holds now, and what it has dropped: for tests, the soak and an operator. */
+export interface LiveHubStats {
+  sessions: number;
+  /** Bytes of entries held (UTF-8 JSON), across sessions. */
+  bytes: number;
+  agents: number;
+  viewers: number;
+  connections: number;
+  /** Sessions forgotten at the session or byte limit. */
+  evictedSessions: number;
+  /** Entries dropped from the front of a session at its byte limit, or with an evicted session. */
+  droppedEntries: number;
+  /** Viewers disconnected for falling too far behind. */
+  slowViewersClosed: number;
+}
 
 interface HubSession {
   id: string;
+  /** The agent id that started it: only that agent may add to it. */
+  owner: string;
   agent?: string;
-  entries: RecordingEntry[];
+  /** Entries as JSON text, oldest first, from `head` on (the ones before are dropped). */
+  entries: string[];
+  sizes: number[];
+  head: number;
+  bytes: number;
+  events: number;
+  lastAfter: RecordingEntry['after'];
+  lastAt: number;
   truncated: boolean;
   sockets: Set<WebSocket>;
-  touched: number;
+  created: number;
+  /** Date.now() of its last entry. */
+  active: number;
+}
+
+/** A session the hub forgot at a limit, for an operator's log or a test. */
+export interface EvictedSession {
+  id: string;
+  /** Date.now() of its last entry. */
+  lastActive: number;
+  /** The least recent last activity among the sessions kept (Infinity when none): never before `lastActive`. */
+  keptLeastRecent: number;
+  bytes: number;
+}
+
+interface AgentRecord {
+  /** The index of the next entry it has not delivered. */
+  next: number;
+  /** No entries received since the hub (re)learned this id: the first message sets where it starts. */
+  fresh: boolean;
+  socket?: WebSocket;
 }
 
 type Peer =
-  { role: 'unknown' } | { role: 'agent'; agentId: string; name?: string } | { role: 'viewer'; follow?: string };
+  | { role: 'unknown' }
+  | { role: 'agent'; agentId: string; name?: string }
+  | { role: 'viewer'; follow?: string }
+  | { role: 'closed' };
+
+const utf8Length = (text: string) => {
+  // ASCII is the usual entry: its length is its size, without encoding it.
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : new TextEncoder().encode(text).length;
+};
 
 export class LiveHub {
+  /** Insertion order is recency: the first session is the one idle the longest. */
   private readonly sessions = new Map<string, HubSession>();
-  /** Per agent id: the index of the next entry it has not delivered. */
-  private readonly agents = new Map<string, number>();
+  /** Insertion order is recency: the first agent is the one seen the longest ago. */
+  private readonly agents = new Map<string, AgentRecord>();
   private readonly peers = new Map<WebSocket, Peer>();
+  private readonly limits: LiveHubLimits;
   private listTimer: ReturnType<typeof setTimeout> | undefined;
-  private clock = 0;
-  private total = 0;
+  private created = 0;
+  private bytes = 0;
+  private evictedSessions = 0;
+  private droppedEntries = 0;
+  private slowViewersClosed = 0;
+  /** Told of every session evicted at the session or byte limit (oldest-idle first). */
+  onEvict?: (session: EvictedSession) => void;
 
-  constructor(private readonly limits: LiveHubLimits = DEFAULT_HUB_LIMITS) {}
+  constructor(limits: Partial<LiveHubLimits> = {}) {
+    const l = { ...DEFAULT_HUB_LIMITS, ...limits };
+    this.limits = { ...l, maxSessionBytes: Math.min(l.maxSessionBytes, l.maxTotalBytes) };
+  }
 
   /** Takes over a socket that passed the token check. */
   accept(ws: WebSocket): void {
+    if (this.peers.size >= this.limits.maxConnections) {
+      ws.close(1013, 'too many connections');
+      return;
+    }
     this.peers.set(ws, { role: 'unknown' });
     ws.on('message', (data, isBinary) => this.onMessage(ws, isBinary ? '' : String(data)));
     ws.on('close', () => this.onClose(ws));
@@ -60,23 +146,43 @@ export class LiveHub {
 
   /** The sessions as the app lists them, oldest first. */
   list(): LiveSessionInfo[] {
-    return [...this.sessions.values()].map((s) => {
-      const last = s.entries.at(-1);
-      return {
+    return [...this.sessions.values()]
+      .sort((a, b) => a.created - b.created)
+      .map((s) => ({
         id: s.id,
         ...(s.agent !== undefined && { agent: s.agent }),
-        events: s.entries.length,
-        state: last?.after ?? 'RESOLVING',
-        lastAt: last?.at ?? 0,
+        events: s.events,
+        state: s.lastAfter,
+        lastAt: s.lastAt,
         connected: s.sockets.size > 0,
         truncated: s.truncated,
-      };
-    });
+      }));
   }
 
-  /** A session's entries (for tests and the HTTP API). */
+  /** A session's entries held now (for tests and the HTTP API). */
   entriesOf(id: string): readonly RecordingEntry[] | undefined {
-    return this.sessions.get(id)?.entries;
+    const s = this.sessions.get(id);
+    return s && s.entries.slice(s.head).map((text) => JSON.parse(text) as RecordingEntry);
+  }
+
+  /** Bytes of entries held for one session. */
+  bytesOf(id: string): number {
+    return this.sessions.get(id)?.bytes ?? 0;
+  }
+
+  stats(): LiveHubStats {
+    let viewers = 0;
+    for (const p of this.peers.values()) if (p.role === 'viewer') viewers++;
+    return {
+      sessions: this.sessions.size,
+      bytes: this.bytes,
+      agents: this.agents.size,
+      viewers,
+      connections: this.peers.size,
+      evictedSessions: this.evictedSessions,
+      droppedEntries: this.droppedEntries,
+      slowViewersClosed: this.slowViewersClosed,
+    };
   }
 
   close(): void {
@@ -85,8 +191,12 @@ export class LiveHub {
     this.peers.clear();
   }
 
-  private send(ws: WebSocket, message: ServerMessage): void {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  private send(ws: WebSocket, message: ServerMessage | string): void {
+    if (ws.readyState === ws.OPEN) ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  private error(ws: WebSocket, message: string): void {
+    this.send(ws, { type: 'error', message });
   }
 
   private onMessage(ws: WebSocket, text: string): void {
@@ -94,141 +204,217 @@ export class LiveHub {
     try {
       json = JSON.parse(text);
     } catch {
-      return this.send(ws, { type: 'error', message: 'messages are JSON text' });
+      return this.error(ws, 'messages are JSON text');
     }
     const parsed = ClientMessage.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return this.send(ws, {
-        type: 'error',
-        message: `unexpected message: ${issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid'}`,
-      });
+      return this.error(
+        ws,
+        `unexpected message: ${issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid'}`,
+      );
     }
     const message = parsed.data;
     const peer = this.peers.get(ws);
-    if (!peer) return;
+    if (!peer || peer.role === 'closed') return;
     if (message.type === 'hello') {
-      if (peer.role !== 'unknown') return this.send(ws, { type: 'error', message: 'hello was already said' });
+      if (peer.role !== 'unknown') return this.error(ws, 'hello was already said');
       if (message.role === 'viewer') {
         this.peers.set(ws, { role: 'viewer' });
         this.send(ws, { type: 'sessions', sessions: this.list() });
-      } else {
-        this.peers.set(ws, {
-          role: 'agent',
-          agentId: message.agentId,
-          ...(message.name !== undefined && { name: message.name }),
-        });
-        this.rememberAgent(message.agentId);
-        this.send(ws, { type: 'ack', next: this.agents.get(message.agentId)! });
+        return;
       }
+      const known = this.agents.get(message.agentId);
+      if (known?.socket && known.socket !== ws && known.socket.readyState === known.socket.OPEN) {
+        // An agent id is one connection's: a second socket saying it is refused, the first keeps it.
+        this.error(ws, `agentId ${JSON.stringify(message.agentId)} is connected on another socket`);
+        this.peers.set(ws, { role: 'closed' });
+        ws.close(1008, 'agentId in use');
+        return;
+      }
+      this.peers.set(ws, {
+        role: 'agent',
+        agentId: message.agentId,
+        ...(message.name !== undefined && { name: message.name }),
+      });
+      const record = this.rememberAgent(message.agentId);
+      record.socket = ws;
+      this.send(ws, { type: 'ack', next: record.next });
       return;
     }
     if (message.type === 'entries') {
-      if (peer.role !== 'agent') return this.send(ws, { type: 'error', message: 'only an agent sends entries' });
-      const next = this.agents.get(peer.agentId) ?? 0;
-      const fresh = message.entries.slice(Math.max(0, next - message.from));
-      const bySession = new Map<string, RecordingEntry[]>();
-      for (const entry of fresh) {
-        this.add(ws, peer.name, entry);
-        const list = bySession.get(entry.session);
-        if (list) list.push(entry);
-        else bySession.set(entry.session, [entry]);
+      if (peer.role !== 'agent') return this.error(ws, 'only an agent sends entries');
+      const record = this.agents.get(peer.agentId) ?? this.rememberAgent(peer.agentId);
+      record.socket = ws;
+      if (record.fresh) {
+        // The hub had not heard from this id (new, or forgotten at maxAgents): it starts where the agent is.
+        record.next = Math.max(record.next, message.from);
+        record.fresh = false;
       }
-      for (const [session, entries] of bySession) this.broadcast(session, entries);
-      const after = Math.max(next, message.from + message.entries.length);
-      this.agents.set(peer.agentId, after);
-      this.send(ws, { type: 'ack', next: after });
+      if (message.from > record.next) {
+        return this.error(
+          ws,
+          `entries from ${message.from} leave a gap: the next entry expected is ${record.next}; nothing was taken`,
+        );
+      }
+      const fresh = message.entries.slice(record.next - message.from);
+      for (const entry of fresh) {
+        const owner = this.sessions.get(entry.session)?.owner;
+        if (owner !== undefined && owner !== peer.agentId) {
+          return this.error(ws, `session ${JSON.stringify(entry.session)} belongs to another agent; nothing was taken`);
+        }
+      }
+      const bySession = new Map<string, string[]>();
+      for (const entry of fresh) {
+        const text = this.add(ws, peer.agentId, peer.name, entry);
+        const list = bySession.get(entry.session);
+        if (list) list.push(text);
+        else bySession.set(entry.session, [text]);
+      }
+      for (const [session, texts] of bySession) this.broadcast(session, texts);
+      record.next = Math.max(record.next, message.from + message.entries.length);
+      this.send(ws, { type: 'ack', next: record.next });
       return;
     }
     // follow
-    if (peer.role !== 'viewer') return this.send(ws, { type: 'error', message: 'only a viewer follows a session' });
+    if (peer.role !== 'viewer') return this.error(ws, 'only a viewer follows a session');
     peer.follow = message.session;
-    const entries = this.sessions.get(message.session)?.entries ?? [];
+    const s = this.sessions.get(message.session);
+    const texts = s ? s.entries.slice(s.head) : [];
+    const sizes = s ? s.sizes.slice(s.head) : [];
+    let i = 0;
     let first = true;
-    for (let i = 0; i < entries.length || first; i += MAX_ENTRIES_PER_MESSAGE) {
-      this.send(ws, {
-        type: 'session-entries',
-        session: message.session,
-        reset: first,
-        entries: entries.slice(i, i + MAX_ENTRIES_PER_MESSAGE),
-      });
+    while (i < texts.length || first) {
+      let end = i;
+      let bytes = 0;
+      while (
+        end < texts.length &&
+        end - i < MAX_ENTRIES_PER_MESSAGE &&
+        (end === i || bytes + sizes[end]! <= MAX_BACKLOG_MESSAGE_BYTES)
+      ) {
+        bytes += sizes[end]!;
+        end++;
+      }
+      this.send(ws, entriesMessage(message.session, first, texts.slice(i, end)));
+      i = end;
       first = false;
     }
   }
 
-  private rememberAgent(agentId: string): void {
-    if (this.agents.has(agentId)) {
+  private rememberAgent(agentId: string): AgentRecord {
+    const known = this.agents.get(agentId);
+    if (known) {
       // Re-insert: the map's order is the eviction order.
-      const next = this.agents.get(agentId)!;
       this.agents.delete(agentId);
-      this.agents.set(agentId, next);
-      return;
+      this.agents.set(agentId, known);
+      return known;
     }
-    this.agents.set(agentId, 0);
+    const record: AgentRecord = { next: 0, fresh: true };
+    this.agents.set(agentId, record);
     while (this.agents.size > this.limits.maxAgents) this.agents.delete(this.agents.keys().next().value!);
+    return record;
   }
 
-  private add(ws: WebSocket, agent: string | undefined, entry: RecordingEntry): void {
+  /** Adds one entry; returns its JSON text. */
+  private add(ws: WebSocket, owner: string, agent: string | undefined, entry: RecordingEntry): string {
+    const text = JSON.stringify(entry);
+    const size = utf8Length(text);
     let session = this.sessions.get(entry.session);
-    if (!session) {
+    if (session) {
+      // Most recently active goes last.
+      this.sessions.delete(entry.session);
+    } else {
+      // Make room first, among the sessions already there: the newcomer is never the victim.
+      while (this.sessions.size >= this.limits.maxSessions) this.evictIdlest();
       session = {
         id: entry.session,
+        owner,
         ...(agent !== undefined && { agent }),
         entries: [],
+        sizes: [],
+        head: 0,
+        bytes: 0,
+        events: 0,
+        lastAfter: entry.after,
+        lastAt: entry.at,
         truncated: false,
         sockets: new Set(),
-        touched: 0,
+        created: ++this.created,
+        active: 0,
       };
-      this.sessions.set(entry.session, session);
-      this.evictSessions();
     }
+    this.sessions.set(entry.session, session);
     session.sockets.add(ws);
-    session.touched = ++this.clock;
-    session.entries.push(entry);
-    this.total += 1;
-    if (session.entries.length > this.limits.maxEntriesPerSession) {
-      // Drop a tenth at once: one splice per many entries, not one per entry.
-      this.truncate(session, Math.max(1, Math.floor(this.limits.maxEntriesPerSession / 10)));
-    }
-    while (this.total > this.limits.maxTotalEntries) {
-      const oldest = [...this.sessions.values()]
-        .filter((s) => s.entries.length > 0)
-        .sort((a, b) => (a.sockets.size > 0 ? 1 : 0) - (b.sockets.size > 0 ? 1 : 0) || a.touched - b.touched)[0]!;
-      this.truncate(
-        oldest,
-        Math.max(1, Math.ceil(oldest.entries.length / 10), this.total - this.limits.maxTotalEntries),
-      );
-    }
+    session.entries.push(text);
+    session.sizes.push(size);
+    session.bytes += size;
+    session.events += 1;
+    session.lastAfter = entry.after;
+    session.lastAt = entry.at;
+    session.active = Date.now();
+    this.bytes += size;
+    if (session.bytes > this.limits.maxSessionBytes) this.truncate(session);
+    // Then the total: whole sessions, idle the longest first; this one is the most recent, so it goes last.
+    while (this.bytes > this.limits.maxTotalBytes && this.sessions.size > 1) this.evictIdlest();
+    if (this.bytes > this.limits.maxTotalBytes) this.truncate(session, this.limits.maxTotalBytes);
     this.scheduleList();
+    return text;
   }
 
-  private broadcast(session: string, entries: RecordingEntry[]): void {
+  /** Drops the oldest entries of a session until it holds at most 90% of `limit` (one compaction per many entries). */
+  private truncate(session: HubSession, limit = this.limits.maxSessionBytes): void {
+    const target = Math.floor(limit * 0.9);
+    while (session.bytes > target && session.head < session.entries.length) {
+      const size = session.sizes[session.head]!;
+      session.bytes -= size;
+      this.bytes -= size;
+      session.head++;
+      this.droppedEntries++;
+    }
+    session.truncated = true;
+    if (session.head > 1024 && session.head * 2 > session.entries.length) {
+      session.entries = session.entries.slice(session.head);
+      session.sizes = session.sizes.slice(session.head);
+      session.head = 0;
+    }
+  }
+
+  private evictIdlest(): void {
+    const victim = this.sessions.values().next().value;
+    if (!victim) return;
+    this.sessions.delete(victim.id);
+    this.bytes -= victim.bytes;
+    this.droppedEntries += victim.entries.length - victim.head;
+    this.evictedSessions++;
+    if (this.onEvict) {
+      let keptLeastRecent = Infinity;
+      for (const s of this.sessions.values()) keptLeastRecent = Math.min(keptLeastRecent, s.active);
+      this.onEvict({ id: victim.id, lastActive: victim.active, keptLeastRecent, bytes: victim.bytes });
+    }
+  }
+
+  private broadcast(session: string, texts: string[]): void {
+    let message: string | undefined;
     for (const [viewer, peer] of this.peers) {
-      if (peer.role === 'viewer' && peer.follow === session) {
-        this.send(viewer, { type: 'session-entries', session, reset: false, entries });
+      if (peer.role !== 'viewer' || peer.follow !== session) continue;
+      message ??= entriesMessage(session, false, texts);
+      this.send(viewer, message);
+      if (viewer.bufferedAmount > this.limits.maxViewerBufferBytes + this.limits.maxSessionBytes) {
+        // A follower that stopped reading: cut it rather than hold its backlog (it can follow again).
+        this.slowViewersClosed++;
+        this.peers.set(viewer, { role: 'closed' });
+        viewer.terminate();
       }
     }
   }
 
-  private truncate(session: HubSession, count: number): void {
-    const dropped = session.entries.splice(0, count).length;
-    this.total -= dropped;
-    session.truncated = true;
-  }
-
-  private evictSessions(): void {
-    while (this.sessions.size > this.limits.maxSessions) {
-      const all = [...this.sessions.values()];
-      const victim =
-        all.filter((s) => s.sockets.size === 0).sort((a, b) => a.touched - b.touched)[0] ??
-        all.sort((a, b) => a.touched - b.touched)[0]!;
-      this.sessions.delete(victim.id);
-      this.total -= victim.entries.length;
-    }
-  }
-
   private onClose(ws: WebSocket): void {
+    const peer = this.peers.get(ws);
     this.peers.delete(ws);
+    if (peer?.role === 'agent') {
+      const record = this.agents.get(peer.agentId);
+      if (record?.socket === ws) delete record.socket;
+    }
     let changed = false;
     for (const s of this.sessions.values()) if (s.sockets.delete(ws)) changed = true;
     if (changed) this.scheduleList();
@@ -243,4 +429,9 @@ export class LiveHub {
       for (const [ws, peer] of this.peers) if (peer.role === 'viewer') this.send(ws, message);
     }, 200);
   }
+}
+
+/** A `session-entries` message from entries already in JSON text. */
+function entriesMessage(session: string, reset: boolean, texts: string[]): string {
+  return `{"type":"session-entries","session":${JSON.stringify(session)},"reset":${reset},"entries":[${texts.join(',')}]}`;
 }

@@ -6,4 +6,4 @@
 export { startServer } from './startServer.js';
 export type { ServerOptions, RunningServer } from './startServer.js';
 export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
-export type { LiveHubLimits } from './LiveHub.js';
+export type { LiveHubLimits, LiveHubStats, EvictedSession } from './LiveHub.js';

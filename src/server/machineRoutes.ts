@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
+import { findProtoKey, MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
 import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
 import { previewMachineSave } from '../node/previewMachineSave.js';
 
@@ -34,23 +34,38 @@ function refuse(res: ServerResponse, error: MachineApiError) {
   reply(res, STATUS[error.code], error);
 }
 
-class BadRequest extends Error {}
+class BadRequest extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
 
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type)) throw new BadRequest('the body must be application/json');
+  const tooLarge = () => new BadRequest(`the body is larger than ${MAX_BODY_BYTES} bytes`, 413);
+  // Refused before reading when it says so up front; otherwise (chunked) as soon as it passes the limit.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest(`the body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
+  let value: unknown;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch (e) {
-    throw new BadRequest(`the body is not JSON: ${(e as Error).message}`);
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BadRequest('the body is not JSON');
   }
+  // JSON.parse makes `__proto__` an own key that validation would skip: refused wherever it is.
+  const proto = findProtoKey(value);
+  if (proto) throw new BadRequest(`${proto.join('.')}: a "__proto__" key is not allowed`);
+  return value;
 }
 
 function fromFileError(e: MachineFileError): MachineApiError {
@@ -110,7 +125,11 @@ export async function handleMachineRoute(
     return reply(res, 200, { version: saved.version, layoutVersion: saved.layoutVersion, text: saved.text });
   } catch (e) {
     if (e instanceof MachineFileError) return refuse(res, fromFileError(e));
-    if (e instanceof BadRequest) return refuse(res, { code: 'BAD_REQUEST', error: e.message });
+    if (e instanceof BadRequest) {
+      // The rest of an oversized body is not read: the connection closes after the answer.
+      if (e.status === 413) res.setHeader('connection', 'close');
+      return reply(res, e.status, { code: 'BAD_REQUEST', error: e.message });
+    }
     throw e;
   }
 }

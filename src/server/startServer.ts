@@ -1,20 +1,32 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { WebSocketServer } from 'ws';
-import { LIVE_PATH, RECORDING_NAME, TOKEN_HEADER, type RecordingFileInfo } from '../live/protocol.js';
+import {
+  LIVE_PATH,
+  LIVE_PROTOCOL,
+  MAX_MESSAGE_BYTES,
+  RECORDING_NAME,
+  TOKEN_HEADER,
+  TOKEN_PROTOCOL_PREFIX,
+  type RecordingFileInfo,
+} from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
+import { recoverMachineFiles } from '../node/machineFiles.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
- * machines and recordings as JSON/text, and the live hub's WebSocket. Every
- * request and every socket needs the token generated at start (query
- * `?token=`, the `x-assistant-safety-token` header, or the cookie the page
- * gets when opened with the token, which its scripts and styles then carry).
+ * machines and recordings as JSON/text, and the live hub's WebSocket. The
+ * page, every API request and every socket need the token generated at start:
+ * in the query `?token=` (the printed URL), the `x-assistant-safety-token`
+ * header (the app's requests), or a WebSocket subprotocol (the app's socket).
+ * Never a cookie: cookies ignore ports, so any other server on this host
+ * would receive it. The app's own scripts and styles are served without the
+ * token: they are the package's code and hold no data.
  */
 
 export interface ServerOptions {
@@ -61,10 +73,13 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
+/** The token a browser's WebSocket offers as a subprotocol, if any. */
+function protocolToken(req: IncomingMessage): string | undefined {
+  const offered = req.headers['sec-websocket-protocol'];
+  if (typeof offered !== 'string') return undefined;
+  for (const p of offered.split(',')) {
+    const name = p.trim();
+    if (name.startsWith(TOKEN_PROTOCOL_PREFIX)) return name.slice(TOKEN_PROTOCOL_PREFIX.length);
   }
   return undefined;
 }
@@ -96,20 +111,27 @@ async function inside(dir: string, name: string): Promise<string | undefined> {
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
+  // Finish (or clean up after) machine saves a crash interrupted.
+  recoverMachineFiles(options.machinesDir);
   const hub = new LiveHub({ ...DEFAULT_HUB_LIMITS, ...options.hubLimits });
   let port = 0;
-  const cookieName = () => `assistant_safety_${port}`;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
 
-  /** 401 without a token, 403 with a wrong one or from a foreign Host/Origin; undefined when allowed. */
-  const refusal = (req: IncomingMessage, url: URL): [number, string] | undefined => {
-    // A page on another site reaching us through DNS rebinding would send its own Host.
+  /**
+   * 401 without a token, 403 with a wrong one or from a foreign Host/Origin; undefined when allowed.
+   * `needsToken` false: only the Host and Origin checks (the app's public scripts and styles).
+   */
+  const refusal = (req: IncomingMessage, url: URL, needsToken = true): [number, string] | undefined => {
+    // A page on another site reaching us through DNS rebinding would send its own Host; a second one is ambiguous.
+    if (req.rawHeaders.filter((_, i) => i % 2 === 0 && /^host$/i.test(req.rawHeaders[i]!)).length > 1)
+      return [400, 'more than one Host header'];
     if (!allowedHosts().has(req.headers.host ?? '')) return [403, 'unexpected Host header'];
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) return [403, 'foreign origin'];
+    if (!needsToken) return undefined;
     const header = req.headers[TOKEN_HEADER];
     const given =
-      url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? cookie(req, cookieName());
+      url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? protocolToken(req);
     if (given === undefined || given === '')
       return [401, 'a token is required: open the URL that `assistant-safety serve` printed, token included'];
     if (!sameToken(given, token)) return [403, 'wrong token'];
@@ -120,7 +142,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const names = await readdir(options.recordingsDir).catch(() => [] as string[]);
     const out: RecordingFileInfo[] = [];
     for (const name of names.filter((n) => RECORDING_NAME.test(n)).sort()) {
-      const s = await stat(join(options.recordingsDir, name)).catch(() => undefined);
+      // lstat: a symlink is not offered (it could point anywhere).
+      const s = await lstat(join(options.recordingsDir, name)).catch(() => undefined);
       if (s?.isFile()) out.push({ name, size: s.size, modified: s.mtimeMs });
     }
     return out;
@@ -132,21 +155,47 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       .sort((a, b) => (a === 'assistant-safety.json' ? -1 : b === 'assistant-safety.json' ? 1 : a.localeCompare(b)));
     const machines = [];
     for (const file of names) {
+      // Regular files only: a symlink could point anywhere, a folder is no machine.
+      const s = await lstat(join(options.machinesDir, file)).catch(() => undefined);
+      if (!s?.isFile()) continue;
+      let text: string;
       try {
-        machines.push({ file, json: JSON.parse(await readFile(join(options.machinesDir, file), 'utf8')) as unknown });
-      } catch (e) {
-        machines.push({ file, json: { error: `not JSON: ${(e as Error).message}` } });
+        text = await readFile(join(options.machinesDir, file), 'utf8');
+      } catch {
+        continue;
+      }
+      try {
+        machines.push({ file, json: JSON.parse(text) as unknown });
+      } catch {
+        // Say where, never quote the bytes.
+        machines.push({ file, json: { error: 'not JSON' } });
       }
     }
     return machines;
   };
 
-  const serveStatic = async (res: ServerResponse, pathname: string, head: boolean) => {
-    const name = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
-    if (!existsSync(join(options.appDir, 'index.html'))) {
-      return send(res, 503, 'The app is not built: run `npm run build`.\n', 'text/plain; charset=utf-8');
+  /**
+   * The app's files. Its scripts, styles and icons are public (the package's own code, no data), so the page
+   * loads them without a cookie; the page itself (index.html) needs the token, `refused` says why not.
+   */
+  const serveStatic = async (
+    res: ServerResponse,
+    pathname: string,
+    head: boolean,
+    refused: [number, string] | undefined,
+  ) => {
+    let name: string;
+    try {
+      name = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      return fail(res, 400, 'bad percent-encoding in the path');
     }
     const path = await inside(options.appDir, name);
+    const index = await inside(options.appDir, 'index.html');
+    if (refused && (!path || path === index)) {
+      return send(res, refused[0], `${refused[0]}: ${refused[1]}.\n`, 'text/plain; charset=utf-8');
+    }
+    if (!index) return send(res, 503, 'The app is not built: run `npm run build`.\n', 'text/plain; charset=utf-8');
     const s = path ? await stat(path).catch(() => undefined) : undefined;
     if (!path || !s?.isFile()) return fail(res, 404, 'not found');
     res.writeHead(200, {
@@ -168,8 +217,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch {
       return fail(res, 400, 'bad request URL');
     }
-    const refused = refusal(req, url);
-    if (refused) {
+    // The Host and Origin checks hold for everything; the token for all but the app's public files.
+    const foreign = refusal(req, url, false);
+    const refused = foreign ?? refusal(req, url);
+    const api = url.pathname.startsWith('/api/');
+    if (refused && (foreign || api)) {
       // A person at a browser gets a sentence; a script gets JSON.
       if (url.pathname.startsWith('/api/')) return fail(res, refused[0], refused[1]);
       return send(res, refused[0], `${refused[0]}: ${refused[1]}.\n`, 'text/plain; charset=utf-8');
@@ -181,10 +233,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
       return fail(res, 405, 'only GET and HEAD');
-    }
-    if (url.searchParams.has('token')) {
-      // The page's own scripts and styles cannot carry the query: give the browser a cookie for them.
-      res.setHeader('set-cookie', `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
     const path = url.pathname;
     if (path === '/api/machines') return sendJSON(res, 200, { machines: await listMachines() });
@@ -210,7 +258,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return void createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
     }
     if (path.startsWith('/api/')) return fail(res, 404, 'no such API');
-    return serveStatic(res, path, req.method === 'HEAD');
+    return serveStatic(res, path, req.method === 'HEAD', refused);
   };
 
   const server = createServer((req, res) => {
@@ -223,7 +271,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 8 * 1024 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // Select the hub's protocol, never echo the token one back.
+    handleProtocols: (offered) => (offered.has(LIVE_PROTOCOL) ? LIVE_PROTOCOL : false),
+  });
   server.on('upgrade', (req, socket, head) => {
     socket.on('error', () => socket.destroy());
     let url: URL;
@@ -236,7 +289,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (refused) {
       const [status, message] = refused;
       return void socket.end(
-        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`,
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 400 ? 'Bad Request' : 'Forbidden'}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`,
       );
     }
     if (url.pathname !== LIVE_PATH) return void socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');

@@ -1,5 +1,5 @@
 import { eventOfCall } from '../eventOfCall.js';
-import { applyCall } from '../recording.js';
+import { applyCall } from '../index.js';
 import type { RecordedCall } from '../RecordingEntry.js';
 import type { SafetyContext } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -47,5 +49,36 @@ describe('the server without the token', () => {
     await expect.poll(() => page.getByTestId('active-state').count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('should never hand the token to another server on this host (no cookie: cookies ignore ports)', async () => {
+    // Another local web app the user visits after opening the visualiser: it logs every header it receives.
+    const seen: string[] = [];
+    const other = createServer((req, res) => {
+      seen.push(JSON.stringify(req.headers));
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>other</title><img src="/pixel.png">');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const errors: string[] = [];
+      const page = await newPage(browser, errors);
+      // The app requests its API and opens the live socket: all with the token, none by cookie.
+      const socketProtocols: string[] = [];
+      page.on('websocket', (ws) => socketProtocols.push(ws.url()));
+      await page.goto(served.url);
+      await expect.poll(() => page.getByTestId('active-state').count()).toBe(1);
+      expect(await page.context().cookies()).toEqual([]);
+      await page.goto(`${otherOrigin}/`);
+      await page.goto(`http://localhost:${new URL(otherOrigin).port}/page`);
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      for (const headers of seen) expect(headers).not.toContain(served.token);
+      for (const url of socketProtocols) expect(url).not.toContain(served.token);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await new Promise((r) => other.close(r));
+    }
   });
 });

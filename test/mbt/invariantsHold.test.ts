@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { checkInvariants, exploreMachine, invariants, transitionsOf } from 'assistant-safety/testing';
+import { getNextSnapshot } from 'xstate';
+import {
+  checkInvariants,
+  exploreMachine,
+  invariants,
+  moveLabel,
+  movesFrom,
+  moveToEvent,
+  serializeConfiguration,
+  transitionsOf,
+  type SafetySnapshotLike,
+} from 'assistant-safety/testing';
 import {
   SAFETY_EVENT_TYPES,
   safetyMachine,
@@ -17,7 +28,40 @@ describe('the exhaustive invariant check of the shipped machine', () => {
       `exhaustive check: ${result.configurations} configurations, ${result.edges} edges, ${result.invariants} invariants, ${result.checks} checks; explored in ${Math.round(graph.ms)} ms, checked in ${Math.round(result.ms)} ms`,
     );
     expect(result.violations.map((v) => `${v.invariant.id}: ${v.message}`)).toEqual([]);
-    expect(result.checks).toBe(result.edges * invariants.length);
+  });
+
+  it('should put every edge of the graph to every invariant, and report an edge that breaks one', () => {
+    // Each invariant, wrapped: which edges (by their event object, one per edge) it was actually asked about.
+    const asked = new Map<string, Set<unknown>>();
+    const watched = invariants.map((inv) => ({
+      ...inv,
+      check: (step: Parameters<typeof inv.check>[0]) => {
+        let seen = asked.get(inv.id);
+        if (!seen) asked.set(inv.id, (seen = new Set()));
+        seen.add(step.event);
+        return inv.check(step);
+      },
+    }));
+    expect(checkInvariants(graph, watched).violations).toEqual([]);
+    for (const inv of invariants) expect(asked.get(inv.id)?.size, inv.id).toBe(graph.edges.length);
+    // A rule broken on exactly the last edges of the graph (the furthest from the start) is reported, with a
+    // shortest path that ends on one of them, and the count of edges that break it.
+    const lastFrom = graph.edges.at(-1)!.from;
+    const broken = graph.edges.filter((e) => e.from === lastFrom);
+    const sentinel = {
+      id: 'SENTINEL',
+      name: 'sentinel',
+      sentence: 'Never leave the last configuration explored.',
+      check: (step: Parameters<(typeof invariants)[number]['check']>[0]) =>
+        broken.some((e) => e.event === step.event) ? 'left the last configuration' : null,
+    };
+    const result = checkInvariants(graph, [...invariants, sentinel]);
+    expect(result.violations.map((v) => v.invariant.id)).toEqual(['SENTINEL']);
+    const [violation] = result.violations;
+    expect(violation!.edges).toBe(broken.length);
+    expect(broken).toContain(violation!.path.at(-1));
+    expect(violation!.path[0]!.from).toSatisfy((k: string) => graph.initial.includes(k));
+    for (let i = 1; i < violation!.path.length; i++) expect(violation!.path[i]!.from).toBe(violation!.path[i - 1]!.to);
   });
 
   it('should send every event type and every tool kind', () => {
@@ -45,8 +89,31 @@ describe('the exhaustive invariant check of the shipped machine', () => {
     expect(keys).toContain('VERIFYING wrote blocks=1+');
   });
 
-  it('should be complete: every edge of the graph leads to a configuration of the graph', () => {
-    for (const edge of graph.edges) expect(graph.configurations.has(edge.to)).toBe(true);
+  it('should be complete: from every configuration, every move is an edge, and each edge is what the machine does', () => {
     expect(transitionsOf(parseMachineDefinition(safetyMachineDefinition)).length).toBeGreaterThan(0);
+    const wrong: string[] = [];
+    for (const [key, configuration] of graph.configurations) {
+      // Recomputed here, not read from the exploration: the moves worth trying from this snapshot.
+      const context = configuration.snapshot.context;
+      const expected = movesFrom(context)
+        .filter((m) => moveToEvent(m, context, 0) !== undefined)
+        .map(moveLabel)
+        .sort()
+        .join(' | ');
+      const edges = (graph.outgoing.get(key) ?? []).map((i) => graph.edges[i]!);
+      const labels = edges
+        .map((e) => e.label)
+        .sort()
+        .join(' | ');
+      if (labels !== expected) wrong.push(`${key}: edges ${labels}, moves ${expected}`);
+      for (const edge of edges) {
+        // The machine itself, stepped from the edge's snapshot, lands in the edge's configuration.
+        const next = getNextSnapshot(safetyMachine, edge.before as never, edge.event) as unknown as SafetySnapshotLike;
+        const to = serializeConfiguration(next);
+        if (to !== edge.to || !graph.configurations.has(to))
+          wrong.push(`${key} --${edge.label}--> ${to}, not ${edge.to}`);
+      }
+    }
+    expect(wrong.length, wrong.slice(0, 3).join('\n')).toBe(0);
   });
 });

@@ -45,10 +45,12 @@ function coreModules(): Set<string> {
 }
 
 describe('the package boundaries', () => {
-  it('should keep the root entry runtime-neutral: no node: module, no ws, nothing from a subpath folder', () => {
+  it('should keep the root entry runtime-neutral: no node: module, no ws, no full zod, nothing from a subpath folder', () => {
     const offending: string[] = [];
     for (const file of coreModules()) {
       for (const spec of specifiers(file)) {
+        // zod/mini only: the full API (and its locales) would triple the browser bundle.
+        if (spec === 'zod') offending.push(`${file} imports zod (use zod/mini)`);
         if (spec.startsWith('node:') || spec === 'ws' || /^(fs|path|os|crypto|http|net|url|util)$/.test(spec))
           offending.push(`${file} imports ${spec}`);
         if (spec.startsWith('.')) {

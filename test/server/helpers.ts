@@ -18,6 +18,7 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
   writeFileSync(join(recordingsDir, 'blocked.jsonl'), toJSONL(blockedRecording()));
   writeFileSync(join(dir, 'secret.jsonl'), 'outside the recordings folder\n');
   writeFileSync(join(appDir, 'index.html'), '<!doctype html><title>app</title>');
+  writeFileSync(join(appDir, 'app.js'), 'console.log("the app");');
   const server = await startServer({
     recordingsDir,
     appDir,

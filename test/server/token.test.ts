@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningServer } from '../../src/server/startServer.js';
+import { LIVE_PROTOCOL, TOKEN_PROTOCOL_PREFIX } from '../../src/live/protocol.js';
 import { startTestServer } from './helpers.js';
 
 let server: RunningServer;
@@ -27,11 +28,11 @@ describe('the token', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/);
   });
 
-  it('should refuse every HTTP request without the token with 401', async () => {
+  it('should refuse the page and every API request without the token with 401', async () => {
     for (const path of ['/', '/index.html', '/api/recordings', '/api/machines', '/api/recordings/blocked.jsonl']) {
       const res = await fetch(server.origin + path);
       expect(res.status, path).toBe(401);
-      expect(await res.text()).not.toContain('app');
+      expect(await res.text()).not.toContain('<title>app');
     }
   });
 
@@ -42,18 +43,59 @@ describe('the token', () => {
     expect(short.status).toBe(403);
   });
 
-  it('should accept the token in the query, in the header, or in the cookie the page gets', async () => {
+  it('should accept the token in the query or in the header', async () => {
     const page = await fetch(server.url);
     expect(page.status).toBe(200);
-    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
-    expect(cookie).toMatch(/^assistant_safety_\d+=/);
-    expect(page.headers.get('set-cookie')).toMatch(/HttpOnly; SameSite=Strict/);
     const byHeader = await fetch(`${server.origin}/api/recordings`, {
       headers: { 'x-assistant-safety-token': server.token },
     });
     expect(byHeader.status).toBe(200);
-    const byCookie = await fetch(`${server.origin}/index.html`, { headers: { cookie } });
-    expect(byCookie.status).toBe(200);
+  });
+
+  it('should never set a cookie, so no other port or origin on the host ever receives the token', async () => {
+    for (const path of ['/', `/?token=${server.token}`, `/index.html?token=${server.token}`, '/app.js']) {
+      const res = await fetch(server.origin + path);
+      expect(res.headers.get('set-cookie'), path).toBeNull();
+    }
+    const byHeader = await fetch(`${server.origin}/api/machines`, {
+      headers: { 'x-assistant-safety-token': server.token },
+    });
+    expect(byHeader.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('should not take a cookie as the token', async () => {
+    for (const cookie of [`assistant_safety_${server.port}=${server.token}`, `token=${server.token}`]) {
+      expect((await fetch(`${server.origin}/api/recordings`, { headers: { cookie } })).status).toBe(401);
+      expect((await fetch(`${server.origin}/index.html`, { headers: { cookie } })).status).toBe(401);
+    }
+  });
+
+  it("should serve the app's own scripts and styles without the token (they hold no data), and nothing else", async () => {
+    const script = await fetch(`${server.origin}/app.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('app');
+    expect((await fetch(`${server.origin}/api/sessions`)).status).toBe(401);
+  });
+
+  it('should open the live socket with the token as a WebSocket subprotocol (what a browser can send)', async () => {
+    const ws = server.origin.replace('http', 'ws');
+    const opened = await new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${ws}/live`, [LIVE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${server.token}`]);
+      socket.on('open', () => {
+        resolve(socket.protocol);
+        socket.close();
+      });
+      socket.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+      socket.on('error', (e) => resolve(String(e)));
+    });
+    expect(opened).toBe(LIVE_PROTOCOL);
+    const wrong = await new Promise<string>((resolve) => {
+      const socket = new WebSocket(`${ws}/live`, [LIVE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${'0'.repeat(64)}`]);
+      socket.on('open', () => resolve('open'));
+      socket.on('unexpected-response', (_req, res) => resolve(`HTTP ${res.statusCode}`));
+      socket.on('error', (e) => resolve(String(e)));
+    });
+    expect(wrong).toBe('HTTP 403');
   });
 
   it('should refuse a WebSocket upgrade without the right token', async () => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { LIVE_PATH, ServerMessage, type LiveSessionInfo } from 'assistant-safety/live';
 import type { RecordingEntry } from 'assistant-safety';
-import { liveSocketUrl } from '../model/api.js';
+import { liveSocketProtocols, liveSocketUrl } from '../model/api.js';
 import { newTrackKey, type TrackStore } from '../model/Track.js';
 
 export type LiveStatus = 'connecting' | 'open' | 'closed';
@@ -34,7 +34,7 @@ export function useLiveSession(enabled: boolean, store: TrackStore) {
     };
     const connect = () => {
       setStatus('connecting');
-      const ws = new WebSocket(liveSocketUrl(LIVE_PATH));
+      const ws = new WebSocket(liveSocketUrl(LIVE_PATH), liveSocketProtocols());
       socket.current = ws;
       ws.onopen = () => {
         setStatus('open');

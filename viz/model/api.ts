@@ -1,8 +1,9 @@
-import { TOKEN_HEADER } from 'assistant-safety/live';
+import { LIVE_PROTOCOL, TOKEN_HEADER, TOKEN_PROTOCOL_PREFIX } from 'assistant-safety/live';
 
 /*
  * The page's link to the server it came from: the token from the URL it was
- * opened with, sent on every request and socket.
+ * opened with, sent on every request (a header) and socket (a subprotocol).
+ * Never a cookie: a cookie would go to every other server on this host.
  */
 
 /** The session token from the page's URL (`?token=`), or '' when opened without a server. */
@@ -18,8 +19,13 @@ export async function apiFetch(path: string, signal?: AbortSignal): Promise<Resp
   return response;
 }
 
-/** The hub's WebSocket URL for this page. */
+/** The hub's WebSocket URL for this page (the token goes in {@link liveSocketProtocols}, not the URL). */
 export function liveSocketUrl(path: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${path}?token=${encodeURIComponent(pageToken())}`;
+  return `${scheme}//${location.host}${path}`;
+}
+
+/** The subprotocols the page's socket offers: the hub's, and the token (a browser socket cannot set a header). */
+export function liveSocketProtocols(): string[] {
+  return [LIVE_PROTOCOL, `${TOKEN_PROTOCOL_PREFIX}${pageToken()}`];
 }

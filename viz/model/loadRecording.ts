@@ -1,4 +1,4 @@
-import { parseRecordingLine } from 'assistant-safety';
+import { createLineSplitter, parseRecordingLine, RecordingParseError } from 'assistant-safety';
 import type { RecordingEntry } from 'assistant-safety';
 import { yieldToPage } from './yieldToPage.js';
 
@@ -73,7 +73,8 @@ async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<U
 
 /**
  * Parses a recording's text, arriving in chunks cut anywhere (inside a line,
- * inside a UTF-8 character), in slices between frames. Each line is
+ * inside a UTF-8 character), in slices between frames, through the core's
+ * line loop (`createLineSplitter`). Each line is
  * validated by the core's `parseRecordingLine`, with `parseRecording`'s rules
  * and line numbers (tests hold them to the same answers, however the text is
  * cut): blank lines are skipped; a last line without its newline that is not
@@ -90,38 +91,43 @@ export async function loadRecordingChunks(
   const sliceMs = options.sliceMs ?? 8;
   const { signal, onProgress, total } = options;
   const entries: RecordingEntry[] = [];
-  const decoder = new TextDecoder();
   const cancelled = (): LoadResult => ({ ok: false, message: `${name}: opening was cancelled` });
-  let line = 0;
-  let count = 0;
   // Units (bytes or characters) of the chunks so far.
   let before = 0;
   let sliceStart = performance.now();
 
-  // One line's verdict: undefined to go on, or the result of the whole load.
-  const take = (text: string, start: number, end: number, terminated: boolean): LoadResult | undefined => {
-    line += 1;
-    if (end > start && text.charCodeAt(end - 1) === 13) end -= 1; // CRLF
-    // Entries start with `{`: only another line can be blank.
-    if (text.charCodeAt(start) !== 123 && text.slice(start, end).trim() === '') return undefined;
-    const result = parseRecordingLine(text.slice(start, end));
+  // The library's line loop; each line's verdict: undefined to go on, or the result of the whole load.
+  let verdict: LoadResult | undefined;
+  const splitter = createLineSplitter((raw, line, terminated) => {
+    if (isBlankLine(raw)) return;
+    const result = parseRecordingLine(raw);
     if (result.ok) {
       entries.push(result.entry);
-      return undefined;
+      return;
     }
     if (!terminated && !result.json) {
-      if (entries.length === 0) return empty(name);
-      return {
-        ok: true,
-        entries,
-        warning: `${name}: line ${line} is torn (cut off mid-write); showing the ${entries.length} complete entries before it`,
-      };
+      verdict =
+        entries.length === 0
+          ? empty(name)
+          : {
+              ok: true,
+              entries,
+              warning: `${name}: line ${line} is torn (cut off mid-write); showing the ${entries.length} complete entries before it`,
+            };
+    } else verdict = { ok: false, message: `${name}, line ${line}: ${result.message}`, line };
+    return false;
+  });
+  const feed = (piece: string | Uint8Array | undefined): LoadResult | undefined => {
+    try {
+      if (piece === undefined) splitter.end();
+      else splitter.push(piece);
+    } catch (e) {
+      if (e instanceof RecordingParseError) return { ok: false, message: `${name}, ${e.message}`, line: e.line };
+      throw e;
     }
-    return { ok: false, message: `${name}, line ${line}: ${result.message}`, line };
+    return verdict;
   };
 
-  // The start of a line that later chunks finish (a long line can span several).
-  let pending: string[] = [];
   const chunks: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array> =
     Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
   let finished = false;
@@ -141,48 +147,35 @@ export async function loadRecordingChunks(
       if (signal?.aborted) return cancelled();
       const chunk = next.value;
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength;
-      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-      before += size;
-      let start = 0;
-      if (pending.length > 0) {
-        // The line begun in earlier chunks, finished on its own: the chunk itself is not copied.
-        const end = text.indexOf('\n');
-        if (end === -1) {
-          pending.push(text);
-          continue;
-        }
-        pending.push(text.slice(0, end));
-        const joined = pending.join('');
-        pending = [];
-        const verdict = take(joined, 0, joined.length, true);
-        if (verdict) return verdict;
-        start = end + 1;
-      }
-      for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
-        const verdict = take(text, start, end, true);
-        start = end + 1;
-        if (verdict) return verdict;
-        if (++count % 256 === 0 && performance.now() - sliceStart > sliceMs) {
-          if (onProgress && total) onProgress(Math.min(1, (before - size + (size * start) / text.length) / total));
+      // In slices, so a frame comes between them however big the chunk (a whole file as one string).
+      for (let at = 0; at < size; at += SLICE) {
+        const piece = typeof chunk === 'string' ? chunk.slice(at, at + SLICE) : chunk.subarray(at, at + SLICE);
+        const stop = feed(piece);
+        if (stop) return stop;
+        if (performance.now() - sliceStart > sliceMs) {
+          if (onProgress && total) onProgress(Math.min(1, (before + Math.min(size, at + SLICE)) / total));
           await yieldToPage();
           if (signal?.aborted) return cancelled();
           sliceStart = performance.now();
         }
       }
-      if (start < text.length) pending.push(text.slice(start));
+      before += size;
     }
   } finally {
     // Stopped early (a bad line, an abort): let the source go (a stream cancels its download).
     if (!finished) await chunks.return?.();
   }
-  const last = pending.join('') + decoder.decode();
-  if (last !== '') {
-    const verdict = take(last, 0, last.length, false);
-    if (verdict) return verdict;
-  }
+  const stop = feed(undefined);
+  if (stop) return stop;
   onProgress?.(1);
   if (entries.length === 0) return empty(name);
   return { ok: true, entries };
 }
+
+/** Characters (or bytes) handed to the line loop between checks of the clock. */
+const SLICE = 1 << 16;
+
+/** Entries start with `{`: only another line can be blank. */
+const isBlankLine = (raw: string) => raw.length === 0 || (raw.charCodeAt(0) !== 123 && raw.trim() === '');
 
 const empty = (name: string): LoadResult => ({ ok: false, message: `${name}: the recording is empty (no entries)` });

@@ -1,0 +1,17 @@
+import type { RecordingEntry } from '../RecordingEntry.js';
+
+/** Thrown by {@link parseRecording}; `entries` holds every complete, valid line before the bad one. */
+export class RecordingParseError extends Error {
+  readonly code = 'INVALID_RECORDING' as const;
+  constructor(
+    message: string,
+    /** 1-based line number of the bad line. */
+    readonly line: number,
+    /** The last line was cut off mid-write (a crash while recording), not corrupted. */
+    readonly torn: boolean,
+    readonly entries: RecordingEntry[],
+  ) {
+    super(message);
+    this.name = 'RecordingParseError';
+  }
+}
