@@ -1,7 +1,7 @@
 import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { z } from 'zod';
-import { verificationConstraint, type FSMBlockedError, type SafetySession } from '../index.js';
-import { optionsError, SessionLike } from './shared.js';
+import type { FSMBlockedError, SafetySession } from '../index.js';
+import { optionsError, rePromptText, SessionLike } from './shared.js';
 
 /** The provider-metadata key under which {@link guardModel} reports a final answer that passed while blocked. */
 export const METADATA_KEY = 'assistant-safety';
@@ -40,10 +40,6 @@ type LanguageModelV4StreamResult = Awaited<ReturnType<NonNullable<LanguageModelM
 type LanguageModelV4StreamPart = LanguageModelV4StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['providerMetadata']>[string];
 
-/** The user message that shows the model why its answer was not passed on. */
-export function rePromptText(session: SafetySession, refusal: FSMBlockedError): string {
-  return `${JSON.stringify(refusal.toJSON())}\n${verificationConstraint(session, refusal)}`;
-}
 
 /**
  * Wraps a language model (with the AI SDK's `wrapLanguageModel` middleware)

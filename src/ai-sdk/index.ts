@@ -4,5 +4,6 @@
  * back a final answer about an unverified write. docs/ai-sdk.md.
  */
 export { guardTools, GuardToolsOptions } from './guardTools.js';
-export { guardModel, GuardModelOptions, METADATA_KEY, rePromptText } from './guardModel.js';
+export { guardModel, GuardModelOptions, METADATA_KEY } from './guardModel.js';
+export { rePromptText } from './shared.js';
 export type { FinalAnswerFlag } from './guardModel.js';

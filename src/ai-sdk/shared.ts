@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FSMBlockedEnvelope, SafetySession } from '../index.js';
+import { verificationConstraint, type FSMBlockedEnvelope, type FSMBlockedError, type SafetySession } from '../index.js';
 
 const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
 
@@ -13,8 +13,8 @@ export const SessionLike = z.custom<SafetySession>(
 );
 
 /** A TypeError naming every bad option, e.g. `guardTools: options.classify: expected a function`. */
-export function optionsError(fn: string, error: z.ZodError): TypeError {
-  const issues = error.issues.map((i) => `${['options', ...i.path.map(String)].join('.')}: ${i.message}`);
+export function optionsError(fn: string, error: z.ZodError, root = 'options'): TypeError {
+  const issues = error.issues.map((i) => `${[root, ...i.path.map(String)].join('.')}: ${i.message}`);
   return new TypeError(`${fn}: ${issues.join('; ')}`);
 }
 
@@ -26,4 +26,9 @@ export function isEnvelope(value: unknown): value is FSMBlockedEnvelope {
     (value as { error?: unknown }).error === 'FSM_BLOCKED' &&
     typeof (value as { details?: unknown }).details === 'object'
   );
+}
+
+/** The user message that shows the model why its final answer was not passed on: the envelope, then what is missing. */
+export function rePromptText(session: SafetySession, refusal: FSMBlockedError): string {
+  return `${JSON.stringify(refusal.toJSON())}\n${verificationConstraint(session, refusal)}`;
 }
