@@ -40,7 +40,6 @@ type LanguageModelV4StreamResult = Awaited<ReturnType<NonNullable<LanguageModelM
 type LanguageModelV4StreamPart = LanguageModelV4StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['providerMetadata']>[string];
 
-
 /**
  * Wraps a language model (with the AI SDK's `wrapLanguageModel` middleware)
  * so that a final answer about an unverified write is not passed on, for

@@ -27,7 +27,6 @@ export const FINAL_ANSWER_GUARDRAIL = 'assistant-safety:final-answer';
 const TOOL_CALLS = new Set(['function_call', 'computer_call', 'shell_call', 'apply_patch_call']);
 const asksForTools = (output: readonly AgentOutputItem[]) => output.some((item) => TOOL_CALLS.has(item.type ?? ''));
 
-
 /**
  * Wraps an Agents SDK `Model` so that a final answer about an unverified
  * write is not handed to the runner: when a response has no tool call while

@@ -21,7 +21,11 @@ export const GuardOptions = z.strictObject({
 });
 export type GuardOptions = z.input<typeof GuardOptions>;
 
-type Execute = (input: unknown, context?: unknown, details?: { toolCall?: { callId?: string }; signal?: AbortSignal }) => unknown;
+type Execute = (
+  input: unknown,
+  context?: unknown,
+  details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
+) => unknown;
 
 /**
  * `tool(options)` from `@openai/agents`, gated: the same options, the same

@@ -6,10 +6,5 @@
  * unverified. docs/openai-agents.md.
  */
 export { guardedTool, GuardOptions } from './guardedTool.js';
-export {
-  guardModel,
-  GuardModelOptions,
-  finalAnswerGuardrail,
-  FINAL_ANSWER_GUARDRAIL,
-} from './guardModel.js';
+export { guardModel, GuardModelOptions, finalAnswerGuardrail, FINAL_ANSWER_GUARDRAIL } from './guardModel.js';
 export { rePromptText } from '../ai-sdk/shared.js';

@@ -1,4 +1,11 @@
-import { Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
+import {
+  Usage,
+  type AgentInputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '@openai/agents';
 import { z } from 'zod';
 import { createClassifier, createMemoryRecorder, createSafetySession } from 'assistant-safety';
 import { guardedTool } from 'assistant-safety/openai-agents';
@@ -41,7 +48,10 @@ export class ScriptedModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const turn = this.next(request);
-    return { usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }), output: outputOf(turn) };
+    return {
+      usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }),
+      output: outputOf(turn),
+    };
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
