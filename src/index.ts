@@ -127,8 +127,3 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
-export { settleToolCall } from './loop/settleToolCall.js';
-export type { ToolCallSettlement } from './loop/settleToolCall.js';
-export { verificationConstraint } from './loop/verificationConstraint.js';
-export { gateToolCall, classifyOrWrite, isUnknownOutcome } from './loop/gateToolCall.js';
-export type { GatedResult } from './loop/gateToolCall.js';

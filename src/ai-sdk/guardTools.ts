@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { classifyOrWrite, isUnknownOutcome, settleToolCall, type SafetySession, type ToolKind } from '../index.js';
+import type { SafetySession, ToolKind } from '../index.js';
+// Core helpers shared with the tool loop; not part of the root entry's API.
+import { classifyOrWrite, isUnknownOutcome } from '../loop/gateToolCall.js';
+import { settleToolCall } from '../loop/settleToolCall.js';
 import { isEnvelope, optionsError, SessionLike } from './shared.js';
 
 /** What {@link guardTools} accepts. */

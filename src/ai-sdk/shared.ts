@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { verificationConstraint, type FSMBlockedEnvelope, type FSMBlockedError, type SafetySession } from '../index.js';
+import type { FSMBlockedEnvelope, FSMBlockedError, SafetySession } from '../index.js';
+// The tool loop's own wording for a refused final answer (not part of the root entry's API).
+import { verificationConstraint } from '../loop/verificationConstraint.js';
 
 const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
 

@@ -7,7 +7,9 @@ import {
   type UnknownContext,
 } from '@openai/agents';
 import { z } from 'zod';
-import { classifyOrWrite, gateToolCall, type ToolKind } from '../index.js';
+import type { ToolKind } from '../index.js';
+// Core helpers shared with the tool loop; not part of the root entry's API.
+import { classifyOrWrite, gateToolCall } from '../loop/gateToolCall.js';
 import { optionsError, SessionLike } from '../ai-sdk/shared.js';
 
 /** What {@link guardedTool} takes besides the tool's own options. */
