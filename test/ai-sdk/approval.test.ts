@@ -2,16 +2,18 @@ import { generateText, isStepCount, type ModelMessage, type ToolApprovalResponse
 import { describe, expect, it } from 'vitest';
 import { replayRecording } from 'assistant-safety';
 import { guardModel, guardTools } from 'assistant-safety/ai-sdk';
-import { find, fixture, restart, scriptedModel, status } from './script.js';
+import { find, fixture, restart, scriptedModel, status, type Turn } from './script.js';
 
-async function askForApproval() {
+const script: Turn[] = [
+  { calls: [find('c1')] },
+  { calls: [restart('w1')] }, // needs a human's approval
+  { calls: [status('r1')] },
+  { text: 'web-01 was restarted and is running.' },
+];
+
+async function askForApproval(turns = script) {
   const f = fixture();
-  const mock = scriptedModel([
-    { calls: [find('c1')] },
-    { calls: [restart('w1')] }, // needs a human's approval
-    { calls: [status('r1')] },
-    { text: 'web-01 was restarted and is running.' },
-  ]);
+  const mock = scriptedModel(turns);
   const settings = {
     model: guardModel(mock, { session: f.session }),
     tools: guardTools(f.tools, { session: f.session, classify: f.classify }),
@@ -28,7 +30,7 @@ async function askForApproval() {
     messages.push({ role: 'tool', content: [response] });
     return generateText({ ...settings, messages });
   };
-  return { ...f, answer };
+  return { ...f, mock, answer };
 }
 
 describe('guardTools with toolApproval', () => {
@@ -56,5 +58,14 @@ describe('guardTools with toolApproval', () => {
     expect(a.runs).not.toContain('restart_vm web-01');
     expect(a.recorder.entries.some((e) => e.call.type === 'beginToolCall' && e.call.id === 'w1')).toBe(false);
     expect(a.session.wroteThisEpisode).toBe(false);
+  });
+
+  it('should still refuse an approved write before discovery: approval is not a validated target', async () => {
+    const a = await askForApproval([{ calls: [restart('w1')] }, { text: 'I could not restart web-01.' }]);
+    await a.answer(true);
+    const sent = a.mock.doGenerateCalls.at(-1)!.prompt.filter((m) => m.role === 'tool');
+    expect(JSON.stringify(sent)).toContain('NO_VALIDATED_TARGET'); // the model is shown the envelope
+    expect(a.recorder.entries.map((e) => e.reasonCode).filter(Boolean)).toEqual(['NO_VALIDATED_TARGET']);
+    expect(a.runs).toEqual([]);
   });
 });
