@@ -17,7 +17,7 @@ import {
   ErrCodeToolError,
   ErrCodeToolTimeout,
 } from './errorCodes.js';
-import { hasVerificationEvidence } from './hasVerificationEvidence.js';
+import { settleToolCall } from './settleToolCall.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
@@ -256,12 +256,9 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         const block = blocks[i];
         if (block) return { ...base, ...block };
         const result = settled[i]!;
-        const verified = result.ok && call.kind === 'write' && hasVerificationEvidence(result.value);
-        session.endToolCall(verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: result.ok });
+        // Ends the call and, once the evidence is in, completes the verification (one rule with the SDK adapters).
+        settleToolCall(session, call, result.ok ? { ok: true, value: result.value } : { ok: false });
         begun.delete(call.id);
-        // The reference loop completes verification right after the evidence arrives; waiting
-        // until the final answer leaves the session stuck in VERIFYING and blocks the next write.
-        if (result.ok && session.state === 'VERIFYING' && session.readAfterWrite) session.completeVerification();
         return result.ok
           ? { ...base, status: 'ok', result: result.value }
           : { ...base, status: 'error', error: result.error };

@@ -1,0 +1,216 @@
+import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
+import { z } from 'zod';
+import type { FSMBlockedError, SafetySession } from '../index.js';
+import { optionsError, rePromptText, SessionLike } from './shared.js';
+
+/** The provider-metadata key under which {@link guardModel} reports a final answer that passed while blocked. */
+export const METADATA_KEY = 'assistant-safety';
+
+/**
+ * What {@link guardModel} puts in `providerMetadata['assistant-safety']` of a
+ * final answer it let through after `maxRePrompts` re-prompts while
+ * `canFinalAnswer()` still refused it (JSON, so it survives every transport).
+ */
+export interface FinalAnswerFlag {
+  /** Always true: this answer is about a change that is not verified. */
+  finalAnswerBlocked: true;
+  /** The refusal's envelope (`FSMBlockedError.toJSON()`). */
+  envelope: ReturnType<FSMBlockedError['toJSON']>;
+  /** How many times the model was asked again in this call. */
+  rePrompts: number;
+}
+
+/** What {@link guardModel} accepts. */
+export const GuardModelOptions = z.strictObject({
+  /** The session whose `canFinalAnswer()` decides. */
+  session: SessionLike,
+  /** How many times one model call is re-prompted before the answer passes, flagged. Default 2. */
+  maxRePrompts: z.number().int().min(0).default(2),
+});
+export type GuardModelOptions = z.input<typeof GuardModelOptions>;
+
+type Model = Exclude<LanguageModel, string>;
+// The provider types, as the `ai` package's own middleware type names them (no import of @ai-sdk/provider).
+type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
+type LanguageModelV4 = ReturnType<typeof wrapLanguageModel>;
+type LanguageModelV4CallOptions = Parameters<WrapGenerate>[0]['params'];
+type LanguageModelV4Prompt = LanguageModelV4CallOptions['prompt'];
+type LanguageModelV4Content = Awaited<ReturnType<WrapGenerate>>['content'][number];
+type LanguageModelV4StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
+type LanguageModelV4StreamPart = LanguageModelV4StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
+type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['providerMetadata']>[string];
+
+/**
+ * Wraps a language model (with the AI SDK's `wrapLanguageModel` middleware)
+ * so that a final answer about an unverified write is not passed on, for
+ * `generateText` and `streamText` alike. When the model answers without a
+ * tool call while `session.canFinalAnswer()` refuses, the model is called
+ * again with the answer and the block envelope appended to the prompt (a user
+ * message), up to `maxRePrompts` times per model call. After that the answer
+ * passes, flagged: `providerMetadata['assistant-safety']` holds a
+ * {@link FinalAnswerFlag} and the call's warnings say so. Never silently.
+ *
+ * With `streamText` a step is held back until it shows a tool call (then it
+ * streams on) or ends (then the check runs), so a refused answer never
+ * reaches the stream.
+ *
+ * @throws {TypeError} naming the bad option (`options.session`, `options.maxRePrompts`).
+ * @example
+ * const session = createSafetySession();
+ * const model = guardModel(openai('gpt-5'), { session, maxRePrompts: 2 });
+ * const result = await generateText({ model, tools: guardTools(tools, { session, classify }), stopWhen: isStepCount(10), prompt });
+ * result.providerMetadata?.['assistant-safety']; // set only when an unverified answer was let through
+ */
+export function guardModel(model: LanguageModel, options: GuardModelOptions): LanguageModelV4 {
+  const parsed = GuardModelOptions.safeParse(options);
+  if (!parsed.success) throw optionsError('guardModel', parsed.error);
+  const { session, maxRePrompts } = parsed.data;
+  if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {
+    throw new TypeError(`guardModel: model: expected a language model or a model id, got ${String(model)}`);
+  }
+  // A model id resolves the way the SDK resolves it: the global default provider, else the gateway.
+  const resolved: Model =
+    typeof model === 'string'
+      ? (
+          (globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): Model } }).AI_SDK_DEFAULT_PROVIDER ??
+          gateway
+        ).languageModel(model)
+      : model;
+
+  const rePrompt = (
+    params: LanguageModelV4CallOptions,
+    prompt: LanguageModelV4Prompt,
+    answer: string,
+    refusal: FSMBlockedError,
+  ) => {
+    const next: LanguageModelV4Prompt = [...prompt];
+    if (answer) next.push({ role: 'assistant', content: [{ type: 'text', text: answer }] });
+    next.push({ role: 'user', content: [{ type: 'text', text: rePromptText(session, refusal) }] });
+    return { ...params, prompt: next };
+  };
+
+  const middleware: LanguageModelMiddleware = {
+    specificationVersion: 'v4',
+    wrapGenerate: async ({ doGenerate, params, model: inner }) => {
+      let result = await doGenerate();
+      let call = params;
+      for (let n = 0; ; n++) {
+        if (result.content.some(asksForTools)) return result;
+        const refusal = session.canFinalAnswer();
+        if (!refusal) return result;
+        if (n >= maxRePrompts) {
+          return {
+            ...result,
+            providerMetadata: { ...result.providerMetadata, [METADATA_KEY]: flagOf(refusal, n) },
+            warnings: [...result.warnings, warningOf(refusal)],
+          };
+        }
+        call = rePrompt(call, call.prompt, textOf(result.content), refusal);
+        result = await inner.doGenerate(call);
+      }
+    },
+    wrapStream: async ({ doStream, params, model: inner }) => {
+      let current = await doStream();
+      let call = params;
+      for (let n = 0; ; n++) {
+        const reader = current.stream.getReader();
+        const held: LanguageModelV4StreamPart[] = [];
+        let done = false;
+        while (!done) {
+          const next = await reader.read();
+          if (next.done) {
+            done = true;
+            break;
+          }
+          held.push(next.value);
+          // Not a final answer: let the step stream on.
+          if (asksForTools(next.value) || next.value.type === 'error')
+            return { ...current, stream: resume(held, reader) };
+        }
+        const refusal = session.canFinalAnswer();
+        if (!refusal) return { ...current, stream: streamOf(held) };
+        if (n >= maxRePrompts) return { ...current, stream: streamOf(flagParts(held, refusal, n)) };
+        call = rePrompt(call, call.prompt, textOfParts(held), refusal);
+        current = await inner.doStream(call);
+      }
+    },
+  };
+  return wrapLanguageModel({ model: resolved, middleware });
+}
+
+/** A part that means the model wants tools run (so this is not its final answer). */
+function asksForTools(part: LanguageModelV4Content | LanguageModelV4StreamPart): boolean {
+  if (part.type === 'tool-call' || part.type === 'tool-input-start') return part.providerExecuted !== true;
+  return part.type === 'tool-approval-request';
+}
+
+function textOf(content: LanguageModelV4Content[]): string {
+  return content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+function textOfParts(parts: LanguageModelV4StreamPart[]): string {
+  return parts.map((p) => (p.type === 'text-delta' ? p.delta : '')).join('');
+}
+
+function flagOf(refusal: FSMBlockedError, rePrompts: number) {
+  const flag: FinalAnswerFlag = { finalAnswerBlocked: true, envelope: refusal.toJSON(), rePrompts };
+  return flag as unknown as ProviderMetadataEntry; // plain JSON: strings, booleans and a number
+}
+
+function warningOf(refusal: FSMBlockedError) {
+  return { type: 'other' as const, message: `${METADATA_KEY}: final answer passed while blocked: ${refusal.message}` };
+}
+
+function flagParts(parts: LanguageModelV4StreamPart[], refusal: FSMBlockedError, rePrompts: number) {
+  const flagged = parts.map((p): LanguageModelV4StreamPart => {
+    if (p.type === 'finish') {
+      return { ...p, providerMetadata: { ...p.providerMetadata, [METADATA_KEY]: flagOf(refusal, rePrompts) } };
+    }
+    if (p.type === 'stream-start') return { ...p, warnings: [...p.warnings, warningOf(refusal)] };
+    return p;
+  });
+  // A stream without a finish part still carries the flag.
+  if (!flagged.some((p) => p.type === 'finish')) {
+    flagged.push({
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: undefined },
+      usage: {
+        inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      },
+      providerMetadata: { [METADATA_KEY]: flagOf(refusal, rePrompts) },
+    });
+  }
+  return flagged;
+}
+
+function streamOf(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+/** The held parts, then the rest of the model's stream as it comes. */
+function resume(
+  held: LanguageModelV4StreamPart[],
+  reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
+): LanguageModelV4StreamResult['stream'] {
+  let i = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (i < held.length) {
+        controller.enqueue(held[i++]!);
+        return;
+      }
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,9 @@
+/*
+ * assistant-safety/ai-sdk: the gate in the Vercel AI SDK (`ai`, an optional
+ * peer dependency). `guardTools` gates every tool call, `guardModel` holds
+ * back a final answer about an unverified write. docs/ai-sdk.md.
+ */
+export { guardTools, GuardToolsOptions } from './guardTools.js';
+export { guardModel, GuardModelOptions, METADATA_KEY } from './guardModel.js';
+export { rePromptText } from './shared.js';
+export type { FinalAnswerFlag } from './guardModel.js';

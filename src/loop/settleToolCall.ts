@@ -1,0 +1,42 @@
+import type { SafetySession } from '../SafetySession.js';
+import type { ToolKind } from '../toolKind.js';
+import { hasVerificationEvidence } from './hasVerificationEvidence.js';
+
+/**
+ * How a begun call ended: its tool returned `value`, reported failure (threw),
+ * or its outcome is unknown (aborted or timed out: the tool may have acted, or
+ * may still act).
+ */
+export type ToolCallSettlement = { ok: true; value: unknown } | { ok: false; unknown?: boolean };
+
+/**
+ * Ends a call begun with `beginToolCall` the way the tool loop does, so every
+ * harness (the loop, the SDK adapters) applies one rule:
+ *
+ * - a successful write whose result carries `{ verification: { ok: true } }`
+ *   ends with `verified: true`;
+ * - a write whose outcome is unknown is treated as possibly landed: it ends as
+ *   a landed write (VERIFYING), so it must be verified like one;
+ * - after a successful call, when the session is in VERIFYING with
+ *   `readAfterWrite` (this call, or an earlier one, verified the last write),
+ *   the verification is completed right away: waiting until the final answer
+ *   would leave the session in VERIFYING and block the next write.
+ *
+ * @example
+ * const blocked = session.beginToolCall({ id: 'c3', kind: 'read', tool: 'get_vm' });
+ * if (!blocked) settleToolCall(session, { id: 'c3', kind: 'read' }, { ok: true, value: await getVm() });
+ */
+export function settleToolCall(
+  session: SafetySession,
+  call: { id: string; kind: ToolKind },
+  settled: ToolCallSettlement,
+): void {
+  if (!settled.ok) {
+    // An unknown outcome is not a failure: a write that may have landed must be verified.
+    session.endToolCall({ id: call.id, ok: Boolean(settled.unknown) && call.kind === 'write' });
+    return;
+  }
+  const verified = call.kind === 'write' && hasVerificationEvidence(settled.value);
+  session.endToolCall(verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: true });
+  if (session.state === 'VERIFYING' && session.readAfterWrite) session.completeVerification();
+}

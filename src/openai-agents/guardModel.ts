@@ -1,0 +1,121 @@
+import type {
+  AgentInputItem,
+  AgentOutputItem,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  OutputGuardrail,
+  StreamEvent,
+} from '@openai/agents';
+import { z } from 'zod';
+import type { FSMBlockedError, SafetySession } from '../index.js';
+import { optionsError, rePromptText, SessionLike } from '../ai-sdk/shared.js';
+
+/** What {@link guardModel} accepts. */
+export const GuardModelOptions = z.strictObject({
+  /** The session whose `canFinalAnswer()` decides. */
+  session: SessionLike,
+  /** How many times one model call is re-prompted before the answer is handed on. Default 2. */
+  maxRePrompts: z.number().int().min(0).default(2),
+});
+export type GuardModelOptions = z.input<typeof GuardModelOptions>;
+
+/** The name of the output guardrail {@link finalAnswerGuardrail} returns. */
+export const FINAL_ANSWER_GUARDRAIL = 'assistant-safety:final-answer';
+
+/** Output item types that ask the runner to run something on this side (so the response is not a final answer). */
+const TOOL_CALLS = new Set(['function_call', 'computer_call', 'shell_call', 'apply_patch_call']);
+const asksForTools = (output: readonly AgentOutputItem[]) => output.some((item) => TOOL_CALLS.has(item.type ?? ''));
+
+/**
+ * Wraps an Agents SDK `Model` so that a final answer about an unverified
+ * write is not handed to the runner: when a response has no tool call while
+ * `session.canFinalAnswer()` refuses, the model is asked again with its answer
+ * and the block envelope appended to the input (a user message), up to
+ * `maxRePrompts` times per model call. After that the answer is handed on and
+ * {@link finalAnswerGuardrail} stops it before it reaches the user.
+ * Streamed responses are held until `response_done`, then checked the same way.
+ *
+ * @throws {TypeError} naming the bad option (`options.session`, `options.maxRePrompts`).
+ * @example
+ * const model = guardModel(new OpenAIResponsesModel(new OpenAI(), 'gpt-5'), { session });
+ * const agent = new Agent({ name: 'ops', model, tools, outputGuardrails: [finalAnswerGuardrail({ session })] });
+ */
+export function guardModel(model: Model, options: GuardModelOptions): Model {
+  const parsed = GuardModelOptions.safeParse(options);
+  if (!parsed.success) throw optionsError('guardModel', parsed.error);
+  const { session, maxRePrompts } = parsed.data;
+  if (typeof model !== 'object' || model === null || typeof model.getResponse !== 'function') {
+    throw new TypeError('guardModel: model: expected an Agents SDK Model (getResponse, getStreamedResponse)');
+  }
+
+  const rePrompt = (request: ModelRequest, output: readonly AgentOutputItem[], refusal: FSMBlockedError) => {
+    const input: AgentInputItem[] =
+      typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : [...request.input];
+    for (const item of output) if (item.type === 'message' && item.role === 'assistant') input.push(item);
+    input.push({ role: 'user', content: rePromptText(session, refusal) });
+    return { ...request, input };
+  };
+
+  const guarded: Model = {
+    async getResponse(request) {
+      let call = request;
+      let response: ModelResponse = await model.getResponse(call);
+      for (let n = 0; n < maxRePrompts; n++) {
+        if (asksForTools(response.output)) return response;
+        const refusal = session.canFinalAnswer();
+        if (!refusal) return response;
+        call = rePrompt(call, response.output, refusal);
+        response = await model.getResponse(call);
+      }
+      return response;
+    },
+    async *getStreamedResponse(request) {
+      let call = request;
+      for (let n = 0; ; n++) {
+        const held: StreamEvent[] = [];
+        let output: AgentOutputItem[] | undefined;
+        for await (const event of model.getStreamedResponse(call)) {
+          held.push(event);
+          if (event.type === 'response_done') output = event.response.output as AgentOutputItem[];
+        }
+        const final = output !== undefined && !asksForTools(output);
+        const refusal = final && n < maxRePrompts ? session.canFinalAnswer() : null;
+        if (!refusal) {
+          yield* held;
+          return;
+        }
+        call = rePrompt(call, output!, refusal);
+      }
+    },
+  };
+  if (model.getRetryAdvice) guarded.getRetryAdvice = model.getRetryAdvice.bind(model);
+  return guarded;
+}
+
+/**
+ * An agent output guardrail (`new Agent({ outputGuardrails: [...] })`) that
+ * trips when `session.canFinalAnswer()` refuses: the run throws the SDK's
+ * `OutputGuardrailTripwireTriggered`, whose `result.output.outputInfo` is the
+ * block envelope, so an answer about an unverified write never reaches the
+ * user unflagged.
+ *
+ * @example
+ * try {
+ *   await run(agent, 'Restart web-01');
+ * } catch (e) {
+ *   if (e instanceof OutputGuardrailTripwireTriggered) console.log(e.result.output.outputInfo.details.reasonCode);
+ * }
+ */
+export function finalAnswerGuardrail(options: { session: SafetySession }): OutputGuardrail {
+  const parsed = z.strictObject({ session: SessionLike }).safeParse(options);
+  if (!parsed.success) throw optionsError('finalAnswerGuardrail', parsed.error);
+  const { session } = parsed.data;
+  return {
+    name: FINAL_ANSWER_GUARDRAIL,
+    execute: async () => {
+      const refusal = session.canFinalAnswer();
+      return { tripwireTriggered: refusal !== null, outputInfo: refusal ? refusal.toJSON() : null };
+    },
+  };
+}
