@@ -97,7 +97,9 @@ interface Attempt<T> {
 }
 
 const isThenable = (v: unknown): boolean =>
-  (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+  (typeof v === 'object' || typeof v === 'function') &&
+  v !== null &&
+  typeof (v as { then?: unknown }).then === 'function';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -342,7 +344,9 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         const timer = setTimeout(() => {
           late = true;
           counters.unavailable++;
-          reject(unavailable(id, `no confirmed save within ${timeoutMs} ms (Redis away or too slow); nothing was decided`));
+          reject(
+            unavailable(id, `no confirmed save within ${timeoutMs} ms (Redis away or too slow); nothing was decided`),
+          );
         }, timeoutMs);
         work.then(
           (result) => {
