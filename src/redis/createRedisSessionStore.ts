@@ -220,11 +220,18 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     }
   };
 
-  const attempt = async <T>(id: string, fn: (s: SafetySession) => T, deadline: number): Promise<Attempt<T>> => {
+  const attempt = async <T>(
+    id: string,
+    fn: (s: SafetySession) => T,
+    deadline: number,
+    timedOut: () => boolean,
+  ): Promise<Attempt<T>> => {
     const sk = sessionKey(prefix, id);
     const [rev, , seq, data] = await command(id, 'could not load the session', deadline, () =>
       client.hmget(sk, 'rev', 'v', 'seq', 'data'),
     );
+    // The caller was already told no: neither decide nor save now.
+    if (timedOut()) throw unavailable(id, 'the load came back after the deadline');
     const buffer: RecordingEntry[] = [];
     const sessionRecorder = wantEntries ? { record: (e: RecordingEntry) => void buffer.push(e) } : undefined;
     const opts: SafetySessionOptions = { ...sessionOptions, id, ...(sessionRecorder && { recorder: sessionRecorder }) };
@@ -256,6 +263,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
 
     const base = Number(seq ?? 0);
     const entries = buffer.map((e, i) => (e.seq === base + i ? e : { ...e, seq: base + i }));
+    if (timedOut()) throw unavailable(id, 'past the deadline before the save');
     const newRev = randomBytes(12).toString('base64url');
     const args: (string | number)[] = [
       rev ?? '',
@@ -302,7 +310,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
   const run = async <T>(id: string, fn: (s: SafetySession) => T, deadline: number, timedOut: () => boolean) => {
     for (let n = 1; ; n++) {
       counters.attempts++;
-      const result = await attempt(id, fn, deadline);
+      const result = await attempt(id, fn, deadline, timedOut);
       if (result.saved) return result;
       counters.conflicts++;
       if (n >= maxAttempts) {
