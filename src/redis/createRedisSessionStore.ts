@@ -425,17 +425,17 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
 
     list({ limit = 1000 } = {}) {
       return simple(undefined, 'could not list the sessions', async () => {
-        const ids: string[] = [];
+        const ids = new Set<string>();
         let cursor = '0';
         do {
           const [next, keys] = await client.scan(cursor, 'MATCH', scanPattern(prefix, SESSION_SUFFIX), 'COUNT', 500);
           cursor = next;
           for (const key of keys) {
             const id = idOfKey(prefix, key, SESSION_SUFFIX);
-            if (id !== undefined && !ids.includes(id)) ids.push(id);
+            if (id !== undefined) ids.add(id);
           }
-        } while (cursor !== '0' && ids.length < limit);
-        const chosen = ids.slice(0, limit);
+        } while (cursor !== '0' && ids.size < limit);
+        const chosen = [...ids].slice(0, limit);
         if (chosen.length === 0) return [];
         const pipeline = client.pipeline();
         for (const id of chosen) pipeline.hmget(sessionKey(prefix, id), 'v', 'data', 'at');

@@ -81,14 +81,19 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
   let lastScan = -Infinity;
 
   const scan = async () => {
+    const seen = new Set<string>();
     let cursor = '0';
     do {
       const [next, keys] = await client.scan(cursor, 'MATCH', scanPattern(prefix, STREAM_SUFFIX), 'COUNT', 500);
       cursor = next;
       for (const key of keys) {
-        if (idOfKey(prefix, key, STREAM_SUFFIX) !== undefined && !cursors.has(key)) cursors.set(key, '0-0');
+        if (idOfKey(prefix, key, STREAM_SUFFIX) === undefined) continue;
+        seen.add(key);
+        if (!cursors.has(key)) cursors.set(key, '0-0');
       }
     } while (cursor !== '0' && !closed);
+    // A full SCAN returns every key that existed throughout it: the others expired or were deleted.
+    for (const key of cursors.keys()) if (!seen.has(key)) cursors.delete(key);
     lastScan = performance.now();
   };
 
