@@ -19,6 +19,8 @@ export {
   SessionStoreClosedError,
   AsyncSessionFunctionError,
 } from './errors.js';
+export { runGuardedToolCall } from './runGuardedToolCall.js';
+export type { GuardedToolCallResult, GuardedToolCallOptions } from './runGuardedToolCall.js';
 export { StreamRecordError } from './streamRecords.js';
 export type { StreamRecord } from './streamRecords.js';
 export { startRedisLiveBridge } from './liveBridge.js';

@@ -4,6 +4,7 @@ import { createMemoryRecorder, replayRecording, type RecordingEntry } from 'assi
 import {
   AsyncSessionFunctionError,
   createRedisSessionStore,
+  runGuardedToolCall,
   SessionConflictError,
   SessionStoreClosedError,
   type RedisSessionStore,
@@ -187,5 +188,38 @@ describe('createRedisSessionStore', () => {
     for (let i = 0; i < 6; i++) await (i % 2 ? a : b).withSession('s', (x) => x.canExecuteTool('read', 'r'));
     expect(recorded.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(recorded.some((e) => e.call.type === 'restore')).toBe(false);
+  });
+
+  it('should run a tool call through the shared session with runGuardedToolCall', async () => {
+    const s = store({ keyPrefix: 'guarded:' });
+    const ran: string[] = [];
+    const tool =
+      (name: string, fail = false) =>
+      async () => {
+        ran.push(name);
+        if (fail) throw new Error(`${name} failed`);
+        return `${name} done`;
+      };
+    const early = await runGuardedToolCall(s, 'g', { id: 'w0', kind: 'write', tool: 'restart' }, tool('w0'));
+    expect(early.status === 'blocked' && early.error.reasonCode).toBe('NO_VALIDATED_TARGET');
+    expect(ran).toEqual([]);
+    expect(await runGuardedToolCall(s, 'g', { id: 'q', kind: 'resolve', tool: 'find' }, tool('q'))).toEqual({
+      status: 'ok',
+      result: 'q done',
+    });
+    const failed = await runGuardedToolCall(s, 'g', { id: 'w1', kind: 'write', tool: 'restart' }, tool('w1', true));
+    expect(failed.status).toBe('error');
+    expect((await s.get('g'))?.snapshot.state).toBe('READING');
+    await runGuardedToolCall(s, 'g', { id: 'w2', kind: 'write', tool: 'restart' }, tool('w2'));
+    expect((await s.get('g'))?.snapshot.state).toBe('VERIFYING');
+    const second = await runGuardedToolCall(s, 'g', { id: 'w3', kind: 'write', tool: 'restart' }, tool('w3'));
+    expect(second.status === 'blocked' && second.error.reasonCode).toBe('UNVERIFIED_WRITE');
+    await runGuardedToolCall(s, 'g', { id: 'r', kind: 'read', tool: 'status' }, tool('r'));
+    expect((await s.get('g'))?.snapshot.state).toBe('READING'); // verified and completed
+    await runGuardedToolCall(s, 'g', { id: 'w4', kind: 'write', tool: 'restart' }, tool('w4'), {
+      verified: () => true,
+    });
+    expect((await s.get('g'))?.snapshot.state).toBe('READING'); // the write's own result verified it
+    expect(ran).toEqual(['q', 'w1', 'w2', 'r', 'w4']);
   });
 });
