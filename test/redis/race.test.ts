@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { replayRecording } from 'assistant-safety';
+import { createSafetySession, replayRecording, restoreSafetySession } from 'assistant-safety';
 import { createRedisSessionStore, type RedisSessionStore, type RedisSessionStoreStats } from 'assistant-safety/redis';
 import { startTestRedis, type TestRedis } from './redisServer.js';
 import { replaySequentially, startWorker } from './workers.js';
@@ -93,5 +93,22 @@ describe('four worker processes sharing sessions through Redis', () => {
       expect(replayRecording(entries).divergences, id).toEqual([]);
       expect(replaySequentially(entries), id).toEqual(stored.snapshot);
     }
+  });
+
+  it('should be needed: a plain GET and SET lets two workers both begin a write, and forgets one', async () => {
+    // Two workers share a session the naive way: each loads it, decides, and saves it with SET.
+    const key = 'naive:{n}';
+    const start = createSafetySession({ id: 'n' });
+    start.targetEstablished();
+    await raw.set(key, JSON.stringify(start.persist()));
+    const [a, b] = await Promise.all([raw.get(key), raw.get(key)]).then((xs) =>
+      xs.map((x) => restoreSafetySession(x!)),
+    );
+    expect(a!.beginToolCall({ id: 'wa', kind: 'write', tool: 'restart' })).toBeNull();
+    expect(b!.beginToolCall({ id: 'wb', kind: 'write', tool: 'restart' })).toBeNull(); // both allowed
+    await raw.set(key, JSON.stringify(a!.persist()));
+    await raw.set(key, JSON.stringify(b!.persist())); // a's decision is lost
+    const saved = JSON.parse((await raw.get(key))!) as { context: { calls: object } };
+    expect(Object.keys(saved.context.calls)).toEqual(['wb']); // wa is running, and nobody knows
   });
 });
