@@ -14,7 +14,7 @@ export const sessionKey = (prefix: string, id: string) => `${prefix}{${id}${SESS
 export const streamKey = (prefix: string, id: string) => `${prefix}{${id}${STREAM_SUFFIX}`;
 
 /** Escapes glob characters for SCAN MATCH. */
-export const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
 /** The SCAN pattern of every session hash (or stream) under the prefix. */
 export const scanPattern = (prefix: string, suffix: string) => `${globEscape(prefix)}{*${globEscape(suffix)}`;
