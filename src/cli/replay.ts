@@ -6,6 +6,7 @@ import type { RecordedCallType } from '../RecordingEntry.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
+import { openRedisRecording } from '../redis/cliSupport.js';
 
 const DEFAULT_MAX_DIVERGENCES = 1000;
 
@@ -13,7 +14,7 @@ const DEFAULT_MAX_DIVERGENCES = 1000;
 class ReadFailure extends Error {}
 
 /** The file's chunks, with read errors (EISDIR, EIO...) told apart from bad lines. */
-async function* chunksOf(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+async function* chunksOf(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer | string> {
   try {
     for await (const chunk of stream) yield chunk;
   } catch (e) {
@@ -25,35 +26,58 @@ export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a recording against the machine and list divergences',
   usage: `assistant-safety replay FILE [--machine FILE] [--json] [--max-divergences N]
+       assistant-safety replay --redis URL --session ID [--redis-prefix P] [...]
 
 Replays a JSON Lines recording through machines/assistant-safety.json as it is
 now (or --machine FILE) and
 prints a summary and every divergence: where the recorded decision, state or
 context differs from what the machine does now. The file is streamed, so a
 recording of any length replays in flat memory; the first N divergences are
-listed (default ${DEFAULT_MAX_DIVERGENCES}) and all of them counted.
+listed (default ${DEFAULT_MAX_DIVERGENCES}) and all of them counted. With --redis, the recording is the
+session's Redis Stream written by createRedisSessionStore({ streams: true }).
 
 Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { machine: { type: 'string' }, json: { type: 'boolean' }, 'max-divergences': { type: 'string' } },
+      options: {
+        machine: { type: 'string' },
+        json: { type: 'boolean' },
+        'max-divergences': { type: 'string' },
+        redis: { type: 'string' },
+        session: { type: 'string' },
+        'redis-prefix': { type: 'string' },
+      },
     });
-    if (positionals.length !== 1) throw new UsageError('replay takes exactly one recording file');
-    const file = positionals[0]!;
+    const fromRedis = values.redis !== undefined;
+    if (fromRedis && (positionals.length > 0 || values.session === undefined))
+      throw new UsageError('replay --redis URL takes --session ID and no file');
+    if (!fromRedis && positionals.length !== 1) throw new UsageError('replay takes exactly one recording file');
+    let file = positionals[0] ?? '';
     const maxText = values['max-divergences'];
     const max = maxText === undefined ? DEFAULT_MAX_DIVERGENCES : Number(maxText);
     if (!Number.isSafeInteger(max) || max < 0)
       throw new UsageError(`--max-divergences takes a whole number ≥ 0, got "${maxText}"`);
     let handle;
-    try {
-      handle = await open(file, 'r');
-    } catch (e) {
-      io.err(`replay: cannot read ${file}: ${(e as Error).message}`);
-      return 2;
+    let stream: AsyncIterable<Buffer | string> & { destroy(): void };
+    if (fromRedis) {
+      const source = await openRedisRecording(values.redis!, values['redis-prefix'], values.session!);
+      if (typeof source === 'string') {
+        io.err(`replay: ${source}`);
+        return 2;
+      }
+      file = source.label;
+      stream = Object.assign(source.chunks, { destroy: () => void source.close() });
+    } else {
+      try {
+        handle = await open(file, 'r');
+      } catch (e) {
+        io.err(`replay: cannot read ${file}: ${(e as Error).message}`);
+        return 2;
+      }
+      stream = handle.createReadStream({ highWaterMark: 1 << 20 });
     }
-    const stream = handle.createReadStream({ highWaterMark: 1 << 20 });
     try {
       // The machine file is read now, not the copy built into dist/: an edited machine needs no rebuild.
       const machine = loadMachineFile(values.machine ?? defaultMachinePath(), io);
@@ -107,7 +131,7 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
       return divergenceCount > 0 || tornLine !== undefined ? 1 : 0;
     } finally {
       stream.destroy();
-      await handle.close().catch(() => undefined);
+      await handle?.close().catch(() => undefined);
     }
   },
 };

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { startServer, type RunningServer } from '../server/startServer.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { packageRoot } from '../node/packageRoot.js';
+import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
 
 /** The port `serve` tries first when none is given. */
 export const DEFAULT_PORT = 4400;
@@ -52,7 +53,7 @@ export async function serve(options: ServeOptions, io: CliIO): Promise<RunningSe
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the visualiser, the recordings and the live hub on 127.0.0.1',
-  usage: `assistant-safety serve [--port N] [--recordings DIR] [--machines DIR]
+  usage: `assistant-safety serve [--port N] [--recordings DIR] [--machines DIR] [--redis URL [--redis-prefix P]]
 
 Starts one HTTP server on 127.0.0.1: the visualiser app, the recordings of DIR
 (default ./recordings, else the package's), the machines (default ./machines,
@@ -62,13 +63,24 @@ sockets without the token are refused. Stops on Ctrl-C.
 
   --port N          port to listen on (default ${DEFAULT_PORT}, or a free one if taken; 0: a free one)
   --recordings DIR  folder of .jsonl recordings to offer
-  --machines DIR    folder of machine JSON files to draw`,
+  --machines DIR    folder of machine JSON files to draw
+  --redis URL       also show, live, the sessions workers share through Redis (createRedisSessionStore
+                    with streams on), whichever worker handles each call
+  --redis-prefix P  the workers' key prefix (default assistant-safety:)`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { port: { type: 'string' }, recordings: { type: 'string' }, machines: { type: 'string' } },
+      options: {
+        port: { type: 'string' },
+        recordings: { type: 'string' },
+        machines: { type: 'string' },
+        redis: { type: 'string' },
+        'redis-prefix': { type: 'string' },
+      },
     });
+    const badRedis = values.redis === undefined ? undefined : checkRedisUrl(values.redis);
+    if (badRedis) throw new UsageError(badRedis);
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     let port: number | undefined;
     if (values.port !== undefined) {
@@ -92,6 +104,10 @@ sockets without the token are refused. Stops on Ctrl-C.
     );
     io.out('assistant-safety visualiser: open');
     io.out(server.url);
+    const bridge =
+      values.redis === undefined
+        ? undefined
+        : await startServeBridge(values.redis, values['redis-prefix'], server.url, io);
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);
@@ -101,6 +117,7 @@ sockets without the token are refused. Stops on Ctrl-C.
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
+    await bridge?.close();
     await server.close();
     return 0;
   },

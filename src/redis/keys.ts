@@ -1,0 +1,27 @@
+/*
+ * Key layout. A session's keys share a hash tag (`{id}`) so the save script
+ * touches one slot:
+ *
+ *   <prefix>{<id>}:s   hash: rev (random, the CAS token), v (saves so far),
+ *                      seq (recording entries so far), data (persist() JSON), at (last save, epoch ms)
+ *   <prefix>{<id>}:x   stream: one entry per recorded call, fields entry (JSON), worker, v
+ */
+
+export const SESSION_SUFFIX = '}:s';
+export const STREAM_SUFFIX = '}:x';
+
+export const sessionKey = (prefix: string, id: string) => `${prefix}{${id}${SESSION_SUFFIX}`;
+export const streamKey = (prefix: string, id: string) => `${prefix}{${id}${STREAM_SUFFIX}`;
+
+/** Escapes glob characters for SCAN MATCH. */
+const globEscape = (s: string) => s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+
+/** The SCAN pattern of every session hash (or stream) under the prefix. */
+export const scanPattern = (prefix: string, suffix: string) => `${globEscape(prefix)}{*${globEscape(suffix)}`;
+
+/** The session id of a key, or undefined when the key is not one of ours. */
+export function idOfKey(prefix: string, key: string, suffix: string): string | undefined {
+  const head = `${prefix}{`;
+  if (!key.startsWith(head) || !key.endsWith(suffix) || key.length < head.length + suffix.length) return undefined;
+  return key.slice(head.length, key.length - suffix.length);
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { SafetyMachine, SessionRecorder } from '../index.js';
+
+const fn = <T>(what: string) =>
+  z.custom<T>((v) => typeof v === 'function', { message: `expected ${what} (a function)` });
+const positiveInt = z.number().int().positive();
+
+/** How each session's recording goes to a Redis Stream. */
+export const RedisStreamOptions = z.strictObject({
+  /** Entries kept per session stream (approximate trim, `XADD MAXLEN ~`). Default 10,000. */
+  maxLen: positiveInt.optional(),
+});
+export type RedisStreamOptions = z.infer<typeof RedisStreamOptions>;
+
+/** Settings for the sessions the store creates and restores (the id and recorder are the store's). */
+export const StoreSessionOptions = z.strictObject({
+  now: fn<() => number>('a clock').optional(),
+  recoveryTtlMs: z.number().int().nonnegative().optional(),
+  failedWriteRequiresVerification: z.boolean().optional(),
+  machine: z.custom<SafetyMachine>((v) => typeof v === 'object' && v !== null, 'expected a machine').optional(),
+});
+export type StoreSessionOptions = z.infer<typeof StoreSessionOptions>;
+
+/** Options of {@link createRedisSessionStore}. */
+export const RedisSessionStoreOptions = z.strictObject({
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...`. */
+  url: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol), 'expected a redis:// or rediss:// URL'),
+  /** Prefix of every key the store uses. Default `assistant-safety:`. */
+  keyPrefix: z.string().optional(),
+  /** A session (and its stream) expires after this long without a save. Default 24 hours. */
+  idleTtlMs: positiveInt.optional(),
+  /**
+   * The most one `withSession` may take, every attempt included: past it the
+   * call rejects with `STORE_UNAVAILABLE`. Default 2000 ms.
+   */
+  timeoutMs: positiveInt.optional(),
+  /** The most one Redis command may take. Default `timeoutMs`. */
+  commandTimeoutMs: positiveInt.optional(),
+  /** Attempts of one `withSession` before it rejects with `SESSION_CONFLICT`. Default 16. */
+  maxAttempts: positiveInt.optional(),
+  /** First backoff after a conflict, ms (full jitter, doubling). Default 2. */
+  retryDelayMs: z.number().nonnegative().optional(),
+  /** Largest backoff, ms. Default 100. */
+  maxRetryDelayMs: z.number().nonnegative().optional(),
+  /** Append each saved call's recording entries to a Redis Stream per session. Default off. */
+  streams: z.union([z.boolean(), RedisStreamOptions]).optional(),
+  /** This process's name in stream entries. Default `host:pid`. */
+  worker: z.string().min(1).max(200).optional(),
+  /** Settings of the sessions the store creates and restores. */
+  session: StoreSessionOptions.optional(),
+  /** Receives the recording entries of every confirmed save, in order (never those of a discarded attempt). */
+  recorder: z
+    .custom<SessionRecorder>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as SessionRecorder).record === 'function',
+      'expected a recorder with a record(entry) method',
+    )
+    .optional(),
+  /** Told of connection errors (the calls themselves reject). Default: silent. */
+  onError: fn<(error: Error) => void>('an error handler').optional(),
+});
+export type RedisSessionStoreOptions = z.infer<typeof RedisSessionStoreOptions>;
+
+export const DEFAULT_KEY_PREFIX = 'assistant-safety:';
+export const DEFAULT_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_TIMEOUT_MS = 2000;
+export const DEFAULT_MAX_ATTEMPTS = 16;
+export const DEFAULT_STREAM_MAX_LEN = 10_000;
+
+/** Validated options, or a TypeError naming the bad field. */
+export function parseStoreOptions(input: unknown): RedisSessionStoreOptions {
+  const parsed = RedisSessionStoreOptions.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = ['options', ...issue.path.map(String)].join('.');
+    throw new TypeError(`createRedisSessionStore: ${path}: ${issue.message}`);
+  }
+  return parsed.data;
+}
