@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '../src/cli/serve.js';
+import { serveApp } from '../src/server/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -24,9 +24,8 @@ function build(what: string, script: string, marker: string) {
 build('library', 'build:lib', 'dist/src/index.js');
 build('app', 'build:viz', 'dist/viz/index.html');
 
-const io = { out: (t: string) => console.log(t), err: (t: string) => console.error(t) };
 const port = process.env['PORT'] === undefined ? undefined : Number(process.env['PORT']);
-const server = await serve(port === undefined ? {} : { port }, io);
+const server = await serveApp(port === undefined ? {} : { port });
 
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const agent = spawn(

@@ -1,53 +1,18 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServer, type RunningServer } from '../server/startServer.js';
+import type { RunningServer } from '../server/startServer.js';
+import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { packageRoot } from '../node/packageRoot.js';
 import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
 
-/** The port `serve` tries first when none is given. */
-export const DEFAULT_PORT = 4400;
+export { DEFAULT_PORT };
 
-export interface ServeOptions {
-  port?: number;
-  recordingsDir?: string;
-  machinesDir?: string;
-  token?: string;
-}
+export interface ServeOptions extends Omit<ServeAppOptions, 'warn'> {}
 
-/** `./<name>` if the working folder has one, else the package's own. */
-function defaultDir(name: string): string {
-  const local = resolve(name);
-  return existsSync(local) ? local : join(packageRoot(), name);
-}
-
-/**
- * Starts the visualiser's server as `serve` does: the given port, or
- * {@link DEFAULT_PORT} and a free one if that is taken.
- */
-export async function serve(options: ServeOptions, io: CliIO): Promise<RunningServer> {
-  const appDir = join(packageRoot(), 'dist', 'viz');
-  if (!existsSync(join(appDir, 'index.html'))) {
-    io.err(
-      'serve: the app is not built (dist/viz is missing): run `npm run build`; the API and live hub work meanwhile',
-    );
-  }
-  const base = {
-    recordingsDir: options.recordingsDir ?? defaultDir('recordings'),
-    machinesDir: options.machinesDir ?? defaultDir('machines'),
-    appDir,
-    ...(options.token !== undefined && { token: options.token }),
-  };
-  try {
-    return await startServer({ ...base, port: options.port ?? DEFAULT_PORT });
-  } catch (e) {
-    if (options.port === undefined && (e as { code?: string }).code === 'EADDRINUSE') {
-      io.err(`serve: port ${DEFAULT_PORT} is taken, using a free one`);
-      return startServer({ ...base, port: 0 });
-    }
-    throw e;
-  }
+/** `serveApp` with the CLI's error stream for warnings. */
+export function serve(options: ServeOptions, io: CliIO): Promise<RunningServer> {
+  return serveApp({ ...options, warn: io.err });
 }
 
 export const serveCommand: Command = {

@@ -7,3 +7,5 @@ export { startServer } from './startServer.js';
 export type { ServerOptions, RunningServer } from './startServer.js';
 export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
 export type { LiveHubLimits, LiveHubStats, EvictedSession } from './LiveHub.js';
+export { serveApp, DEFAULT_PORT } from './serveApp.js';
+export type { ServeAppOptions } from './serveApp.js';
