@@ -12,9 +12,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { packageRoot } from './packageRoot.js';
 import { safeParseMachineDefinition, type MachineDefinition } from '../MachineDefinition.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
+import { formatJson } from '../editor/formatJson.js';
 
 /*
  * Reading and writing `machines/<name>.json` and its layout sidecar, for the
@@ -300,22 +300,16 @@ function replaceTogether(dir: string, journal: string, files: { path: string; te
   fsyncPath(dir);
 }
 
-/** The text a machine is saved as: formatted like the repository (Prettier) when available, else 2-space JSON. */
-export async function formatMachineJson(value: unknown, filePath: string): Promise<string> {
-  const compact = JSON.stringify(value);
-  const plain = JSON.stringify(value, null, 2) + '\n';
-  try {
-    const prettier = await import('prettier');
-    // A machines folder outside the repository (a copy, `serve --machines DIR`) gets the package's own style.
-    const options =
-      (await prettier.resolveConfig(filePath)) ??
-      (await prettier.resolveConfig(join(packageRoot(), 'machines', 'x.json'))) ??
-      {};
-    // From compact JSON Prettier breaks only what does not fit: the same layout for the same machine.
-    return await prettier.format(compact, { ...options, filepath: filePath });
-  } catch {
-    return plain;
-  }
+/**
+ * The text a machine (or its layout) is saved as: the repository's own layout
+ * (Prettier's, width 120) from `formatJson`, with no formatter installed, so an
+ * unchanged machine saved from an installed copy keeps its bytes.
+ *
+ * @example
+ * formatMachineJson({ initial: 'RESOLVING' }); // '{ "initial": "RESOLVING" }\n'
+ */
+export function formatMachineJson(value: unknown): string {
+  return formatJson(value);
 }
 
 export interface SaveMachineRequest {
@@ -401,9 +395,9 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
       );
     }
   }
-  const text = await formatMachineJson(request.definition, path);
+  const text = formatMachineJson(request.definition);
   let layoutText = readIfExists(layoutPath(dir, request.name));
-  if (layout) layoutText = await formatMachineJson(layout, layoutPath(dir, request.name));
+  if (layout) layoutText = formatMachineJson(layout);
   // Again right before writing (formatting awaited): a write in between is a conflict too. From here on all is
   // synchronous, so no other save of this process interleaves.
   if (contentVersion(readIfExists(path)) !== current) {

@@ -39,14 +39,14 @@ export async function previewMachineSave(dir: string, request: SaveMachineReques
         `invalid layout: ${layout.error.issues.map((i) => i.message).join('; ')}`,
       );
     }
-    proposedLayoutText = await formatMachineJson(layout.data, layoutPath);
+    proposedLayoutText = formatMachineJson(layout.data);
   }
   const currentText = readIfExists(path) ?? null;
   const currentVersion = contentVersion(currentText ?? undefined);
   return {
     currentText,
     currentVersion,
-    proposedText: await formatMachineJson(request.definition, path),
+    proposedText: formatMachineJson(request.definition),
     currentLayoutText: readIfExists(layoutPath) ?? null,
     proposedLayoutText,
     conflict:
