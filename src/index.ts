@@ -59,6 +59,19 @@ export {
 } from './classifier.js';
 export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
+export {
+  classifyFromTools,
+  nameWords,
+  ToolDeclaration,
+  ToolAnnotations,
+  ToolList,
+  NameVerbs,
+  ClassifyFromToolsOptions,
+  ToolDeclarationError,
+  NAME_READ_VERBS,
+  NAME_WRITE_VERBS,
+} from './classifyFromTools.js';
+export type { Classification, ClassificationRule, ExplainingClassifier } from './classifyFromTools.js';
 
 // recordings
 export {
@@ -127,3 +140,4 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
+export { finishToolCall } from './loop/finishToolCall.js';

@@ -17,6 +17,7 @@ import {
   ErrCodeToolError,
   ErrCodeToolTimeout,
 } from './errorCodes.js';
+import { finishToolCall } from './finishToolCall.js';
 import { hasVerificationEvidence } from './hasVerificationEvidence.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
@@ -254,11 +255,9 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         if (block) return { ...base, ...block };
         const result = settled[i]!;
         const verified = result.ok && call.kind === 'write' && hasVerificationEvidence(result.value);
-        session.endToolCall(verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: result.ok });
+        // Ends the call and completes a verification its result gave (one rule with the MCP gateway).
+        finishToolCall(session, verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: result.ok });
         begun.delete(call.id);
-        // The reference loop completes verification right after the evidence arrives; waiting
-        // until the final answer leaves the session stuck in VERIFYING and blocks the next write.
-        if (result.ok && session.state === 'VERIFYING' && session.readAfterWrite) session.completeVerification();
         return result.ok
           ? { ...base, status: 'ok', result: result.value }
           : { ...base, status: 'error', error: result.error };
