@@ -61,17 +61,20 @@ export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
 export {
   classifyFromTools,
-  nameWords,
   ToolDeclaration,
-  ToolAnnotations,
   ToolList,
-  NameVerbs,
-  ClassifyFromToolsOptions,
   ToolDeclarationError,
   NAME_READ_VERBS,
   NAME_WRITE_VERBS,
 } from './classifyFromTools.js';
-export type { Classification, ClassificationRule, ExplainingClassifier } from './classifyFromTools.js';
+export type {
+  Classification,
+  ClassificationRule,
+  ExplainingClassifier,
+  ClassifyFromToolsOptions,
+  NameVerbs,
+  ToolAnnotations,
+} from './classifyFromTools.js';
 
 // recordings
 export {

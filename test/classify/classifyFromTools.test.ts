@@ -4,9 +4,9 @@ import {
   ClassifierRulesError,
   createSafetySession,
   createToolLoop,
-  nameWords,
   ToolDeclarationError,
 } from 'assistant-safety';
+import { nameWords } from '../../src/classifyFromTools.js';
 
 const mcpList = {
   tools: [
