@@ -336,11 +336,11 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         }
       }
     }
+    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
     if (isNotification(message) && message.method === 'notifications/initialized' && serverHasTools) {
-      // Learn the declarations before the first call needs them.
+      // Learn the declarations before the first call needs them (once the server is initialised).
       void fetchTools();
     }
-    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
   };
 
   downstream.onmessage = (message: JSONRPCMessage) => {

@@ -99,6 +99,7 @@ describe('assistant-safety classify', () => {
       lookup_host: 'write',
       explode: 'read',
       slow_read: 'read',
+      slow_write: 'write',
     });
   }, 60_000);
 });

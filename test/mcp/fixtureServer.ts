@@ -78,33 +78,38 @@ server.registerTool('explode', { description: 'Always throws.', annotations: { r
   throw new Error('the fixture tool exploded');
 });
 
-server.registerTool(
-  'slow_read',
-  {
-    description: 'Waits ms milliseconds (default 60 s), reporting progress; honours cancellation.',
-    inputSchema: { ms: z.number().int().optional() },
-    annotations: { readOnlyHint: true },
-  },
-  async ({ ms = 60_000 }, extra) => {
-    ran('slow_read');
-    const token = extra._meta?.progressToken;
-    if (token !== undefined) {
-      await extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: 1, total: 2 },
+/** Waits `ms`, reporting progress first; a cancellation ends the wait (and is logged). */
+function slowTool(name: string, annotations: { readOnlyHint: boolean }) {
+  server.registerTool(
+    name,
+    {
+      description: 'Waits ms milliseconds (default 60 s), reporting progress when it starts; honours cancellation.',
+      inputSchema: { ms: z.number().int().optional() },
+      annotations,
+    },
+    async ({ ms = 60_000 }, extra) => {
+      ran(name);
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) {
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: 1, total: 2 },
+        });
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          ran(name, 'cancelled');
+          resolve();
+        });
       });
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      extra.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        ran('slow_read', 'cancelled');
-        resolve();
-      });
-    });
-    return text('slow read done');
-  },
-);
+      return text(`${name} done`);
+    },
+  );
+}
+slowTool('slow_read', { readOnlyHint: true });
+slowTool('slow_write', { readOnlyHint: false });
 
 server.registerResource('notes', 'fixture://notes', { mimeType: 'text/plain' }, async (uri) => ({
   contents: [{ uri: uri.href, text: 'the fixture notes' }],

@@ -145,12 +145,41 @@ describe('mcp-gateway: the safety machine in front of a real MCP server', () => 
     await until(() => runsOf(dir).some((r) => r.tool === 'slow_read' && r.event === 'cancelled'));
   });
 
+  it('should run calls concurrently but never two writes at once, and treat a cancelled write as landed', async () => {
+    const controller = new AbortController();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const slow = gateway.client.callTool({ name: 'slow_write', arguments: { ms: 60_000 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => started(),
+    });
+    const slowOutcome = slow.then(
+      () => 'answered',
+      () => 'cancelled',
+    );
+    await running;
+    const [second, read] = await Promise.all([
+      call(gateway.client, 'restart_service', { name: 'web' }),
+      call(gateway.client, 'get_status', { name: 'web' }),
+    ]);
+    expect(envelopeOf(second).details).toMatchObject({ reasonCode: 'WRITE_IN_FLIGHT' });
+    expect(read.isError).toBeFalsy(); // reads run beside a write in flight
+    controller.abort('the test cancels');
+    expect(await slowOutcome).toBe('cancelled');
+    await until(() => runsOf(dir).some((r) => r.tool === 'slow_write' && r.event === 'cancelled'));
+    // The cancelled write may have acted: it must be verified before the next write.
+    const next = await call(gateway.client, 'restart_service', { name: 'web' });
+    expect(envelopeOf(next).details).toMatchObject({ reasonCode: 'UNVERIFIED_WRITE' });
+    expect((await call(gateway.client, 'get_status', { name: 'web' })).isError).toBeFalsy();
+    expect((await call(gateway.client, 'restart_service', { name: 'web' })).isError).toBeFalsy();
+  });
+
   it('should write a recording that replays with no divergence once the client disconnects', async () => {
     await gateway.client.close();
     expect(await gateway.exited).toBe(0);
     const entries = parseRecording(readFileSync(join(dir, 'recording.jsonl'), 'utf8'));
     const blocked = entries.filter((e) => e.decision === 'blocked').map((e) => e.reasonCode);
-    expect(blocked).toEqual(['NO_VALIDATED_TARGET', 'UNVERIFIED_WRITE']);
+    expect(blocked).toEqual(['NO_VALIDATED_TARGET', 'UNVERIFIED_WRITE', 'WRITE_IN_FLIGHT', 'UNVERIFIED_WRITE']);
     expect(entries.some((e) => e.call.type === 'completeVerification')).toBe(true);
     const replay = replayRecording(entries);
     expect(replay.divergences).toEqual([]);
@@ -211,4 +240,19 @@ describe('mcp-gateway when the server dies mid-call', () => {
     expect(end?.call).toMatchObject({ type: 'endToolCall', ok: false });
     expect(replayRecording(entries).divergences).toEqual([]);
   }, 60_000);
+});
+
+describe('docs/mcp-gateway.md', () => {
+  it('should give every client the same gateway command line as the snippet the tests run', () => {
+    const [claude, vscode] = codeBlocks(docs, 'json').map((b) => JSON.parse(b) as Record<string, unknown>);
+    const claudeEntry = Object.values(claude!.mcpServers as Record<string, { command: string; args: string[] }>)[0]!;
+    const vscodeEntry = Object.values(
+      vscode!.servers as Record<string, { type: string; command: string; args: string[] }>,
+    )[0]!;
+    expect(vscodeEntry).toEqual({ type: 'stdio', command: claudeEntry.command, args: claudeEntry.args });
+    const python = codeBlocks(docs, 'python')[0]!;
+    expect(python).toContain(`"command": "${claudeEntry.command}"`);
+    const args = /"args": (\[[^\]]*\])/.exec(python)?.[1];
+    expect(JSON.parse(args!)).toEqual(claudeEntry.args);
+  });
 });
