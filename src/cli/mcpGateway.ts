@@ -52,7 +52,8 @@ export async function importMcp(io: CliIO, command: string): Promise<typeof impo
 export const mcpGatewayCommand: Command = {
   name: 'mcp-gateway',
   summary: 'serve an MCP server over stdio with every tool call gated by the safety machine',
-  usage: `assistant-safety mcp-gateway [--rules FILE] [--name-verbs] [--record FILE] [--live URL] -- COMMAND [ARGS...]
+  usage: `assistant-safety mcp-gateway [--rules FILE] [--name-verbs] [--record FILE] [--live URL]
+                                     [--listen HOST:PORT [--token TOKEN]] -- COMMAND [ARGS...]
 
 Starts the MCP server COMMAND ARGS as a child process over stdio and serves MCP
 on this process's stdin/stdout: a transparent proxy (tools, resources, prompts,
@@ -68,6 +69,11 @@ true is a read, anything else a write, also with no annotations).
                   (get_, list_, read_, search_... as reads; see docs/classification.md)
   --record FILE   append the session's recording (JSON Lines) to FILE
   --live URL      stream the session to a running \`assistant-safety serve\` (its printed URL)
+  --listen HOST:PORT
+                  serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio:
+                  one server process and one safety session per MCP session; clients send
+                  Authorization: Bearer TOKEN (printed on stderr); stops on Ctrl-C
+  --token TOKEN   the bearer token for --listen (default: a random one)
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
@@ -82,6 +88,8 @@ the server could not start.`,
         'name-verbs': { type: 'boolean' },
         record: { type: 'string' },
         live: { type: 'string' },
+        listen: { type: 'string' },
+        token: { type: 'string' },
       },
     });
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (the server goes after --)`);
@@ -102,6 +110,13 @@ the server could not start.`,
         throw new UsageError(`--live: not a URL: ${values.live}`);
       }
     }
+    let listen: { host: string; port: number } | undefined;
+    if (values.listen !== undefined) {
+      const m = /^(.+):(\d{1,5})$/.exec(values.listen);
+      const port = Number(m?.[2]);
+      if (!m || port > 65535) throw new UsageError(`--listen: expected HOST:PORT, got "${values.listen}"`);
+      listen = { host: m[1]!, port };
+    } else if (values.token !== undefined) throw new UsageError('--token goes with --listen');
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
 
@@ -122,6 +137,42 @@ the server could not start.`,
       });
     }
     const recorder: SessionRecorder | undefined = live ?? file;
+    const closeRecorders = async () => {
+      await live?.close().catch(() => undefined);
+      file?.close();
+    };
+    if (listen) {
+      let http;
+      try {
+        http = await mcp.listenHttp({
+          ...listen,
+          ...(values.token !== undefined && { token: values.token }),
+          connectServer: () => mcp.spawnMcpServer(command, args),
+          createSession: (id) => createSafetySession({ id, ...(recorder && { recorder }) }),
+          ...(rules !== undefined && { rules }),
+          ...(values['name-verbs'] && { nameVerbs: true }),
+          log,
+        });
+      } catch (e) {
+        log(`cannot listen on ${values.listen}: ${(e as Error).message}`);
+        await closeRecorders();
+        return 2;
+      }
+      log(`listening on ${http.url} (Authorization: Bearer ${http.token})`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          done();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await http.close();
+      await closeRecorders();
+      setTimeout(() => process.exit(0), 2000).unref();
+      return 0;
+    }
     const session = createSafetySession(recorder ? { recorder } : {});
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
@@ -149,8 +200,7 @@ the server could not start.`,
     } finally {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      await live?.close().catch(() => undefined);
-      file?.close();
+      await closeRecorders();
     }
     // Nothing may keep a finished gateway alive (a client waits for it to exit).
     setTimeout(() => process.exit(code), 2000).unref();

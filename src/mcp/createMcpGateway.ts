@@ -79,6 +79,8 @@ interface GatedCall {
 interface Pending {
   method: string;
   call?: GatedCall;
+  /** The request's progress token, as a key of `progressOf`. */
+  progress?: string;
 }
 
 const keyOf = (id: RequestId) => (typeof id === 'string' ? `s:${id}` : `n:${id}`);
@@ -136,6 +138,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   let classifier: ExplainingClassifier = classifyFromTools([], { rules: options.rules, nameVerbs: options.nameVerbs });
 
   const pending = new Map<string, Pending>();
+  /** Progress token → the request it reports on, so a transport with a stream per request (HTTP) routes it. */
+  const progressOf = new Map<string, RequestId>();
   const own = new Map<string, (message: JSONRPCMessage) => void>();
   const ownPrefix = `assistant-safety-gateway:${globalThis.crypto.randomUUID()}:`;
   let ownSeq = 0;
@@ -163,8 +167,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
   };
 
-  const sendUp = (message: JSONRPCMessage) =>
-    upstream.send(message).catch((e: unknown) => log(`cannot write to the client: ${(e as Error).message}`));
+  const sendUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) =>
+    upstream
+      .send(message, relatedRequestId === undefined ? undefined : { relatedRequestId })
+      .catch((e: unknown) => log(`cannot write to the client: ${(e as Error).message}`));
   const replyError = (id: RequestId, code: number, message: string) =>
     sendUp({ jsonrpc: '2.0', id, error: { code, message } });
 
@@ -234,12 +240,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     const params = asObject(request.params);
     const name = params?.name;
     if (typeof name !== 'string' || name.length === 0) {
-      pending.delete(key);
+      untrack(request.id);
       await replyError(request.id, JSONRPC_INVALID_PARAMS, 'tools/call: params.name: expected a non-empty string');
       return;
     }
     if (params?.task !== undefined) {
-      pending.delete(key);
+      untrack(request.id);
       await replyError(
         request.id,
         JSONRPC_INVALID_PARAMS,
@@ -249,7 +255,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
     if (serverHasTools && !listFresh && !classifier.tools.has(name)) await fetchTools();
     if (finished || !pending.has(key)) return;
-    pending.delete(key);
+    const tracked = pending.get(key)!;
     const args = params?.arguments;
     const kind = classify(name, args);
     const callId = String(request.id);
@@ -258,10 +264,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       blocked = session.beginToolCall({ id: callId, kind, tool: name });
     } catch (e) {
       if (!(e instanceof SafetyInputError)) throw e;
+      untrack(request.id);
       await replyError(request.id, JSONRPC_INVALID_REQUEST, `tools/call: ${e.message}`);
       return;
     }
     if (blocked) {
+      untrack(request.id);
       log(`blocked ${name} (${kind}): ${blocked.reasonCode}`);
       await sendUp({
         jsonrpc: '2.0',
@@ -271,11 +279,11 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       return;
     }
     const call: GatedCall = { callId, tool: name, kind, ended: false };
-    pending.set(key, { method: request.method, call });
+    tracked.call = call;
     try {
       await downstream.send(request);
     } catch (e) {
-      pending.delete(key);
+      untrack(request.id);
       end(call, false);
       await replyError(
         request.id,
@@ -300,24 +308,50 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     end(call, call.kind === 'write');
   }
 
+  /** Remembers a request as pending, with its progress token if it has one. */
+  const track = (request: JSONRPCRequest): Pending => {
+    const token = asObject(asObject(request.params)?._meta)?.progressToken;
+    const entry: Pending = { method: request.method };
+    if (typeof token === 'string' || typeof token === 'number') {
+      entry.progress = JSON.stringify(token);
+      progressOf.set(entry.progress, request.id);
+    }
+    pending.set(keyOf(request.id), entry);
+    return entry;
+  };
+  const untrack = (id: RequestId) => {
+    const entry = pending.get(keyOf(id));
+    if (entry?.progress !== undefined) progressOf.delete(entry.progress);
+    pending.delete(keyOf(id));
+    return entry;
+  };
+
   upstream.onmessage = (message: JSONRPCMessage) => {
     if (finished) return;
     if (isRequest(message)) {
+      if (pending.has(keyOf(message.id))) {
+        void replyError(
+          message.id,
+          JSONRPC_INVALID_REQUEST,
+          `request id ${JSON.stringify(message.id)} is already in use`,
+        );
+        return;
+      }
       if (message.method === 'tools/call') {
         // Pending from now on: a server crash or a cancellation while it waits for admission is seen.
-        pending.set(keyOf(message.id), { method: message.method });
+        track(message);
         admissions = admissions
           .then(() => admit(message))
           .catch((e: unknown) => {
             log(`tools/call failed in the gateway: ${(e as Error).stack ?? String(e)}`);
-            pending.delete(keyOf(message.id));
+            untrack(message.id);
             void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${(e as Error).message}`);
           });
         return;
       }
-      pending.set(keyOf(message.id), { method: message.method });
+      track(message);
       downstream.send(message).catch((e: unknown) => {
-        pending.delete(keyOf(message.id));
+        untrack(message.id);
         void replyError(
           message.id,
           JSONRPC_CONNECTION_CLOSED,
@@ -329,11 +363,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     if (isNotification(message) && message.method === 'notifications/cancelled') {
       const requestId = asObject(message.params)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
-        const p = pending.get(keyOf(requestId));
-        if (p) {
-          pending.delete(keyOf(requestId));
-          if (p.call) endUnknown(p.call);
-        }
+        const p = untrack(requestId);
+        if (p?.call) endUnknown(p.call);
       }
     }
     downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
@@ -352,8 +383,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         answer?.(message);
         return;
       }
-      const p = pending.get(keyOf(message.id));
-      pending.delete(keyOf(message.id));
+      const p = untrack(message.id);
       if (p && 'result' in message) {
         const result = asObject(message.result) ?? {};
         if (p.method === 'initialize') serverHasTools = asObject(result.capabilities)?.tools !== undefined;
@@ -365,6 +395,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       } else if (p?.call) end(p.call, false);
     } else if (isNotification(message) && message.method === 'notifications/tools/list_changed') {
       listFresh = false;
+    } else if (isNotification(message) && message.method === 'notifications/progress') {
+      const token = asObject(message.params)?.progressToken;
+      return void sendUp(message, progressOf.get(JSON.stringify(token)));
     }
     void sendUp(message);
   };

@@ -19,3 +19,5 @@ export type { StdioServerTransportOptions } from './stdioServerTransport.js';
 export { spawnMcpServer } from './spawnMcpServer.js';
 export type { SpawnMcpServerOptions } from './spawnMcpServer.js';
 export { listServerTools } from './listServerTools.js';
+export { listenHttp } from './listenHttp.js';
+export type { HttpGateway, HttpGatewayOptions } from './listenHttp.js';
