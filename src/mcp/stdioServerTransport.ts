@@ -36,6 +36,8 @@ export function createStdioServerTransport(
       stdin.on('end', onEnd);
       stdin.on('close', onEnd);
       stdin.on('error', onError);
+      // A client that died leaves a broken pipe: that is the end of the session, not a crash.
+      stdout.on('error', onStdoutError);
     },
     send(message: JSONRPCMessage) {
       return new Promise<void>((resolve, reject) => {
@@ -51,6 +53,7 @@ export function createStdioServerTransport(
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
       stdin.off('error', onError);
+      stdout.off('error', onStdoutError);
       stdin.pause();
       buffer = undefined;
       transport.onclose?.();
@@ -114,6 +117,10 @@ export function createStdioServerTransport(
   }
   function onError(error: Error) {
     transport.onerror?.(error);
+  }
+  function onStdoutError(error: Error) {
+    transport.onerror?.(error);
+    void transport.close();
   }
   return transport;
 }

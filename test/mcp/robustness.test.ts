@@ -59,3 +59,16 @@ describe('mcp-gateway: malformed messages and a client that goes away', () => {
     }
   }, 60_000);
 });
+
+describe('mcp-gateway with a server that cannot start', () => {
+  it('should say so on stderr and exit 2', async () => {
+    const dir = tempDir();
+    const [node, ...args] = cli(['mcp-gateway', '--', join(dir, 'no-such-server')]);
+    const child = spawn(node!, args, { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`cannot start ${join(dir, 'no-such-server')}`);
+  }, 60_000);
+});
