@@ -155,8 +155,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const learn = (tools: unknown[], replace: boolean) => {
     const merged = replace ? new Map<string, unknown>() : new Map<string, unknown>(classifier.tools);
     for (const tool of tools) {
-      const name = asObject(tool)?.name;
-      if (typeof name === 'string') merged.set(name, tool);
+      // What MCP declares and the gateway uses: the name, the annotations, whether there is an output schema.
+      // (A non-standard field such as `kind` in a server's list is not taken as a classification.)
+      const { name, annotations, outputSchema } = asObject(tool) ?? {};
+      if (typeof name !== 'string' || name.length === 0) continue;
+      merged.set(name, {
+        name,
+        ...(asObject(annotations) && { annotations }),
+        ...(outputSchema !== undefined && { outputSchema }),
+      });
     }
     try {
       classifier = classifyFromTools([...merged.values()], { rules: options.rules, nameVerbs: options.nameVerbs });
