@@ -2,6 +2,7 @@ import { appFigures, type AppSizes } from './appSuite.js';
 import { gateFigures, type GateSizes } from './gate.js';
 import { graphFigures, type GraphSizes } from './graphSuite.js';
 import type { Figure } from './measure.js';
+import { mcpFigures, type McpSizes } from './mcpSuite.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
 import { redisFigures, type RedisSizes } from './redisSuite.js';
 import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
@@ -14,6 +15,7 @@ export interface BenchSizes {
   graph: GraphSizes;
   app: AppSizes;
   redis: RedisSizes;
+  mcp: McpSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -24,6 +26,7 @@ export const FULL_SIZES: BenchSizes = {
   graph: { runs: 3, mutationRuns: 2, simpleDepth: 3 },
   app: { events: 100_000, runs: 2 },
   redis: { decisions: 2000, runs: 3 },
+  mcp: { calls: 2000, runs: 5 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -34,9 +37,10 @@ export const TINY_SIZES: BenchSizes = {
   graph: { runs: 2, mutationRuns: 2, simpleDepth: 2, mutants: 2 },
   app: { events: 300, runs: 2, steps: 3 },
   redis: { decisions: 50, runs: 2 },
+  mcp: { calls: 30, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp';
 
 export interface Suite {
   id: SuiteId;
@@ -52,4 +56,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'graph', title: '4. graph work', run: async (s) => graphFigures(s.graph) },
   { id: 'app', title: '5. the app', run: (s) => appFigures(s.app) },
   { id: 'redis', title: '6. sessions shared on Redis', run: (s) => redisFigures(s.redis) },
+  { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
 ];

@@ -59,6 +59,22 @@ export {
 } from './classifier.js';
 export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
+export {
+  classifyFromTools,
+  ToolDeclaration,
+  ToolList,
+  ToolDeclarationError,
+  NAME_READ_VERBS,
+  NAME_WRITE_VERBS,
+} from './classifyFromTools.js';
+export type {
+  Classification,
+  ClassificationRule,
+  ExplainingClassifier,
+  ClassifyFromToolsOptions,
+  NameVerbs,
+  ToolAnnotations,
+} from './classifyFromTools.js';
 
 // recordings
 export {
@@ -122,3 +138,4 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
+export { finishToolCall } from './loop/finishToolCall.js';

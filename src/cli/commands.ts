@@ -6,6 +6,8 @@ import { testPathsCommand } from './testPaths.js';
 import { mutateCommand } from './mutate.js';
 import { serveCommand } from './serve.js';
 import { exportCommand } from './export.js';
+import { mcpGatewayCommand } from './mcpGateway.js';
+import { classifyCommand } from './classify.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -16,4 +18,6 @@ export const commands: Command[] = [
   mutateCommand,
   serveCommand,
   exportCommand,
+  mcpGatewayCommand,
+  classifyCommand,
 ];

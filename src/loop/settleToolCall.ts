@@ -1,5 +1,6 @@
 import type { SafetySession } from '../SafetySession.js';
 import type { ToolKind } from '../toolKind.js';
+import { finishToolCall } from './finishToolCall.js';
 import { hasVerificationEvidence } from './hasVerificationEvidence.js';
 
 /**
@@ -17,10 +18,8 @@ export type ToolCallSettlement = { ok: true; value: unknown } | { ok: false; unk
  *   ends with `verified: true`;
  * - a write whose outcome is unknown is treated as possibly landed: it ends as
  *   a landed write (VERIFYING), so it must be verified like one;
- * - after a successful call, when the session is in VERIFYING with
- *   `readAfterWrite` (this call, or an earlier one, verified the last write),
- *   the verification is completed right away: waiting until the final answer
- *   would leave the session in VERIFYING and block the next write.
+ * - the call ends through {@link finishToolCall}, which completes a
+ *   verification the call gave right away.
  *
  * @example
  * const blocked = session.beginToolCall({ id: 'c3', kind: 'read', tool: 'get_vm' });
@@ -33,10 +32,9 @@ export function settleToolCall(
 ): void {
   if (!settled.ok) {
     // An unknown outcome is not a failure: a write that may have landed must be verified.
-    session.endToolCall({ id: call.id, ok: Boolean(settled.unknown) && call.kind === 'write' });
+    finishToolCall(session, { id: call.id, ok: Boolean(settled.unknown) && call.kind === 'write' });
     return;
   }
   const verified = call.kind === 'write' && hasVerificationEvidence(settled.value);
-  session.endToolCall(verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: true });
-  if (session.state === 'VERIFYING' && session.readAfterWrite) session.completeVerification();
+  finishToolCall(session, verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: true });
 }

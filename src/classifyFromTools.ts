@@ -1,0 +1,322 @@
+import { z } from 'zod';
+import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from './classifier.js';
+import { formatPath } from './MachineDefinition.js';
+import { ToolKind } from './toolKind.js';
+
+/*
+ * A classifier built from what tools already declare: MCP annotations, a
+ * `kind` on a tool object, and (opt-in) a verb at the start of the name.
+ * Explicit rules always win; anything undeclared falls back to the core
+ * classifier (generic verbs in `action`/`operation`, then write).
+ */
+
+/**
+ * MCP tool annotations (the `annotations` of a `tools/list` entry). Only a
+ * literal `readOnlyHint: true` makes a read: any other value, or none, is a
+ * write (MCP's own default for `readOnlyHint` is false). `destructiveHint`
+ * does not change the kind (a non-destructive write is still a write); it
+ * is shown in the explanation.
+ */
+export const ToolAnnotations = z.looseObject({
+  title: z.unknown().optional(),
+  readOnlyHint: z.unknown().optional(),
+  destructiveHint: z.unknown().optional(),
+  idempotentHint: z.unknown().optional(),
+  openWorldHint: z.unknown().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
+/**
+ * One tool as a tool list declares it: an MCP `tools/list` entry (`name`,
+ * `annotations`), or any tool object carrying a `kind` (e.g. one wrapped for
+ * the AI SDK or the OpenAI Agents SDK). Other fields (schemas, descriptions)
+ * are kept and ignored.
+ */
+export const ToolDeclaration = z.looseObject({
+  name: z.string().min(1, 'expected a non-empty string'),
+  kind: ToolKind.optional(),
+  annotations: ToolAnnotations.optional(),
+});
+export type ToolDeclaration = z.infer<typeof ToolDeclaration>;
+
+/** A tool list in the MCP `tools/list` result shape: `{ "tools": [{ "name", "annotations"? }] }`. */
+export const ToolList = z.looseObject({
+  tools: z.array(ToolDeclaration).superRefine((tools, ctx) => {
+    const first = new Map<string, number>();
+    tools.forEach((tool, i) => {
+      const earlier = first.get(tool.name);
+      if (earlier === undefined) first.set(tool.name, i);
+      else ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `repeats the name of tools[${earlier}]` });
+    });
+  }),
+});
+export type ToolList = z.infer<typeof ToolList>;
+
+/** Read verbs of the opt-in name-verb preset: a name starting with one (`get_user`, `listUsers`) is a read. */
+export const NAME_READ_VERBS = [
+  'get',
+  'list',
+  'read',
+  'search',
+  'describe',
+  'find',
+  'query',
+  'show',
+  'fetch',
+  'lookup',
+  'inspect',
+  'view',
+  'count',
+  'check',
+  'status',
+] as const;
+
+/** Words that make a name a write whatever it starts with (`get_and_delete_user`, `read_then_update`). */
+export const NAME_WRITE_VERBS = [
+  'add',
+  'append',
+  'apply',
+  'approve',
+  'archive',
+  'cancel',
+  'clear',
+  'close',
+  'create',
+  'delete',
+  'deploy',
+  'destroy',
+  'disable',
+  'dismiss',
+  'drop',
+  'edit',
+  'enable',
+  'execute',
+  'exec',
+  'insert',
+  'kill',
+  'merge',
+  'modify',
+  'move',
+  'patch',
+  'post',
+  'purge',
+  'push',
+  'put',
+  'reboot',
+  'remove',
+  'rename',
+  'replace',
+  'reset',
+  'resolve',
+  'restart',
+  'revoke',
+  'run',
+  'save',
+  'send',
+  'set',
+  'shutdown',
+  'start',
+  'stop',
+  'submit',
+  'terminate',
+  'trigger',
+  'truncate',
+  'update',
+  'upload',
+  'upsert',
+  'write',
+] as const;
+
+/** The name-verb preset's verbs, when the defaults do not fit. */
+export const NameVerbs = z.strictObject({
+  read: z.array(z.string().min(1)),
+  write: z.array(z.string().min(1)),
+});
+export type NameVerbs = z.infer<typeof NameVerbs>;
+
+/** What {@link classifyFromTools} accepts besides the tools. */
+export const ClassifyFromToolsOptions = z.strictObject({
+  /** Classifier rules (the `createClassifier` format). A tool named in `rules.tools` is decided by its rule, always. */
+  rules: z.unknown().optional(),
+  /**
+   * Opt in to the name-verb heuristic for tools that declare nothing: `true`
+   * for {@link NAME_READ_VERBS} / {@link NAME_WRITE_VERBS}, or your own lists.
+   * Off by default: a name is a promise nobody checks (see docs/classification.md).
+   */
+  nameVerbs: z.union([z.boolean(), NameVerbs]).optional(),
+});
+export type ClassifyFromToolsOptions = z.input<typeof ClassifyFromToolsOptions>;
+
+/** Which rule decided a tool's kind. */
+export type ClassificationRule = 'rules' | 'kind' | 'annotations' | 'name-verb' | 'verbs' | 'default';
+
+/** A decision and what made it. */
+export interface Classification {
+  tool: string;
+  kind: ToolKind;
+  /** The deciding rule, in order of precedence: `rules`, `kind`, `annotations`, `name-verb`, `verbs`, `default`. */
+  rule: ClassificationRule;
+  /** One sentence: which rule, which value (`rules: tools.vm.action = "status"`, `annotations: readOnlyHint true`). */
+  detail: string;
+}
+
+/** A classifier that can say why: call it like any `ToolClassifier`, or `explain` a decision. */
+export interface ExplainingClassifier extends ToolClassifier {
+  explain(toolName: string, args?: unknown): Classification;
+  /** The declared tools, by name. */
+  readonly tools: ReadonlyMap<string, ToolDeclaration>;
+}
+
+/** Thrown for a tool list or options that cannot be used; each issue names its path (`tools[2].kind`). */
+export class ToolDeclarationError extends Error {
+  readonly code = 'INVALID_TOOLS' as const;
+  constructor(readonly issues: { path: string; message: string }[]) {
+    super(`invalid tool list: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'ToolDeclarationError';
+  }
+}
+
+const issuesOf = (root: PropertyKey[], error: z.ZodError) =>
+  error.issues.map((i) => ({ path: formatPath([...root, ...i.path]), message: i.message }));
+
+/** Splits a tool name into lower-case words: `get_and_delete`, `getAndDelete`, `get-user.v2` alike. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+function toDeclarations(tools: unknown): ToolDeclaration[] {
+  // The MCP result shape, an array of declarations, or an object keyed by name (the AI SDK's `tools`).
+  if (Array.isArray(tools)) {
+    const parsed = ToolList.shape.tools.safeParse(tools);
+    if (!parsed.success) throw new ToolDeclarationError(issuesOf(['tools'], parsed.error));
+    return parsed.data;
+  }
+  if (typeof tools === 'object' && tools !== null && Array.isArray((tools as { tools?: unknown }).tools)) {
+    const parsed = ToolList.safeParse(tools);
+    if (!parsed.success) throw new ToolDeclarationError(issuesOf([], parsed.error));
+    return parsed.data.tools;
+  }
+  if (typeof tools === 'object' && tools !== null) {
+    const list = Object.entries(tools).map(([name, tool]) =>
+      typeof tool === 'object' && tool !== null ? { ...tool, name } : tool,
+    );
+    const parsed = z.array(ToolDeclaration).safeParse(list);
+    if (!parsed.success) {
+      const names = Object.keys(tools);
+      throw new ToolDeclarationError(
+        parsed.error.issues.map((i) => {
+          const [index, ...rest] = i.path;
+          return { path: formatPath([names[index as number] ?? String(index), ...rest]), message: i.message };
+        }),
+      );
+    }
+    return parsed.data;
+  }
+  throw new ToolDeclarationError([
+    { path: '', message: 'expected { tools: [...] }, an array of tools, or an object of tools by name' },
+  ]);
+}
+
+/**
+ * Builds a classifier from the tools' own declarations. For each call, the
+ * first of these that applies decides:
+ *
+ * 1. `rules`: the tool is named in `rules.tools` (the `createClassifier` format).
+ * 2. `kind`: the tool object carries a `kind`.
+ * 3. `annotations`: the tool has MCP annotations: `readOnlyHint: true` is a
+ *    read, anything else a write.
+ * 4. `name-verb` (opt-in, `nameVerbs`): the name contains a write word
+ *    (`get_and_delete`) → write; it starts with a read verb → read.
+ * 5. `verbs`: a generic read verb in `action`/`operation` (the core classifier).
+ * 6. `default`: write (fail closed).
+ *
+ * @throws {ToolDeclarationError} for a malformed tool list, naming the path.
+ * @throws {ClassifierRulesError} for malformed rules, naming the path.
+ * @example
+ * const classify = classifyFromTools(
+ *   { tools: [{ name: 'read_file', annotations: { readOnlyHint: true } }, { name: 'write_file' }] },
+ *   { rules: { tools: { list_allowed_directories: 'resolve' } } },
+ * );
+ * classify('read_file');                   // 'read'
+ * classify('write_file');                  // 'write'
+ * classify.explain('read_file').detail;    // 'annotations: readOnlyHint true'
+ */
+export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOptions = {}): ExplainingClassifier {
+  const parsedOptions = ClassifyFromToolsOptions.safeParse(options);
+  if (!parsedOptions.success) throw new ToolDeclarationError(issuesOf(['options'], parsedOptions.error));
+  const { rules = { tools: {} }, nameVerbs } = parsedOptions.data;
+  const parsedRules = ClassifierRules.safeParse(rules);
+  if (!parsedRules.success) {
+    throw new ClassifierRulesError(
+      parsedRules.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+    );
+  }
+  const ruled = createClassifier(parsedRules.data);
+  const ruleTable = new Map(Object.entries(parsedRules.data.tools));
+  const declared = new Map<string, ToolDeclaration>();
+  for (const tool of toDeclarations(tools)) declared.set(tool.name, tool);
+  const verbs = nameVerbs === true ? { read: NAME_READ_VERBS, write: NAME_WRITE_VERBS } : nameVerbs || undefined;
+  const readVerbs = new Set(verbs?.read.map((v) => v.toLowerCase()));
+  const writeVerbs = new Set(verbs?.write.map((v) => v.toLowerCase()));
+
+  const explain = (toolName: string, args?: unknown): Classification => {
+    if (typeof toolName !== 'string')
+      return { tool: String(toolName), kind: 'write', rule: 'default', detail: 'default: write' };
+    const rule = ruleTable.get(toolName);
+    if (rule !== undefined) {
+      const kind = ruled(toolName, args);
+      if (typeof rule === 'string')
+        return { tool: toolName, kind, rule: 'rules', detail: `rules: tools.${toolName} = ${rule}` };
+      const values = Object.entries(rule.values)
+        .map(([v, k]) => `${v}: ${k}`)
+        .join(', ');
+      const given = args === undefined ? 'not given' : `the call's "${rule.arg}"`;
+      return {
+        tool: toolName,
+        kind,
+        rule: 'rules',
+        detail: `rules: tools.${toolName} by argument "${rule.arg}" (${values}; other: ${rule.default}; missing: ${rule.missing ?? 'write'}), ${given}`,
+      };
+    }
+    const tool = declared.get(toolName);
+    if (tool?.kind !== undefined)
+      return { tool: toolName, kind: tool.kind, rule: 'kind', detail: `kind: ${tool.kind}` };
+    if (tool?.annotations !== undefined) {
+      const { readOnlyHint, destructiveHint } = tool.annotations;
+      if (readOnlyHint === true)
+        return { tool: toolName, kind: 'read', rule: 'annotations', detail: 'annotations: readOnlyHint true' };
+      const hint = readOnlyHint === undefined ? 'readOnlyHint absent' : `readOnlyHint ${JSON.stringify(readOnlyHint)}`;
+      const destructive = destructiveHint === undefined ? '' : `, destructiveHint ${JSON.stringify(destructiveHint)}`;
+      return { tool: toolName, kind: 'write', rule: 'annotations', detail: `annotations: ${hint}${destructive}` };
+    }
+    if (verbs) {
+      const words = nameWords(toolName);
+      const writeWord = words.find((w) => writeVerbs.has(w));
+      if (writeWord !== undefined)
+        return {
+          tool: toolName,
+          kind: 'write',
+          rule: 'name-verb',
+          detail: `name-verb: "${writeWord}" is a write word`,
+        };
+      if (words[0] !== undefined && readVerbs.has(words[0]))
+        return { tool: toolName, kind: 'read', rule: 'name-verb', detail: `name-verb: starts with "${words[0]}"` };
+    }
+    const kind = ruled(toolName, args);
+    return kind === 'write'
+      ? { tool: toolName, kind, rule: 'default', detail: 'default: nothing declares it, so write (fail closed)' }
+      : { tool: toolName, kind, rule: 'verbs', detail: `verbs: a generic ${kind} verb in the call's arguments` };
+  };
+
+  const classify = ((toolName: string, args?: unknown) => explain(toolName, args).kind) as ExplainingClassifier;
+  Object.defineProperties(classify, {
+    explain: { value: explain },
+    tools: { value: declared },
+  });
+  return classify;
+}

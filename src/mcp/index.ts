@@ -1,0 +1,23 @@
+/*
+ * assistant-safety/mcp: the safety machine in front of any MCP server.
+ * `createMcpGateway` bridges two MCP transports (towards the client, towards
+ * the server) and gates every tools/call through one safety session;
+ * `assistant-safety mcp-gateway -- COMMAND` is this over stdio
+ * (docs/mcp-gateway.md). Needs the optional peer `@modelcontextprotocol/sdk`.
+ */
+export {
+  createMcpGateway,
+  JSONRPC_PARSE_ERROR,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_CONNECTION_CLOSED,
+} from './createMcpGateway.js';
+export type { McpGateway, McpGatewayOptions, McpGatewayExit } from './createMcpGateway.js';
+export { createStdioServerTransport } from './stdioServerTransport.js';
+export type { StdioServerTransportOptions } from './stdioServerTransport.js';
+export { spawnMcpServer } from './spawnMcpServer.js';
+export type { SpawnMcpServerOptions } from './spawnMcpServer.js';
+export { listServerTools } from './listServerTools.js';
+export { listenHttp } from './listenHttp.js';
+export type { HttpGateway, HttpGatewayOptions } from './listenHttp.js';

@@ -1,0 +1,182 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { SafetySession } from '../index.js';
+import { createMcpGateway, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, type McpGateway } from './createMcpGateway.js';
+
+export interface HttpGatewayOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Clients send `Authorization: Bearer <token>`. Default: 32 random bytes, hex. */
+  token?: string;
+  /** A new connection to the MCP server, one per MCP session (e.g. `() => spawnMcpServer(command, args)`). */
+  connectServer: () => Transport;
+  /** A new safety session, one per MCP session. */
+  createSession: (mcpSessionId: string) => SafetySession;
+  rules?: unknown;
+  nameVerbs?: boolean;
+  log?: (line: string) => void;
+  /** Largest request body, bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** A running Streamable HTTP gateway. See {@link listenHttp}. */
+export interface HttpGateway {
+  /** `http://127.0.0.1:N/mcp` */
+  url: string;
+  token: string;
+  /** Open MCP sessions, by MCP session id. */
+  readonly gateways: ReadonlyMap<string, McpGateway>;
+  /** Closes every session (and its server) and the listener. */
+  close(): Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+
+function sameToken(given: string | undefined, token: string): boolean {
+  const match = /^Bearer (.+)$/.exec(given ?? '');
+  if (!match) return false;
+  const a = Buffer.from(match[1]!);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const jsonError = (res: ServerResponse, status: number, code: number, message: string) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message } }));
+};
+
+function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        resolve(undefined);
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const isInitialize = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+
+/**
+ * Serves the gateway over MCP Streamable HTTP on `host:port` (`/mcp`), behind
+ * a bearer token and a Host check (no DNS rebinding): each MCP session (each
+ * `initialize`) gets its own MCP server connection and its own safety
+ * session, gated by {@link createMcpGateway}; the session ends with the
+ * client's DELETE, the server's exit, or {@link HttpGateway.close}.
+ *
+ * @example
+ * const http = await listenHttp({
+ *   port: 8808,
+ *   connectServer: () => spawnMcpServer('my-mcp-server'),
+ *   createSession: (id) => createSafetySession({ id, recorder }),
+ * });
+ * console.error(`${http.url}  (Authorization: Bearer ${http.token})`);
+ */
+export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGateway> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const log = options.log ?? (() => undefined);
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const gateways = new Map<string, McpGateway>();
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let allowedHosts = new Set<string>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      log(`http: ${(e as Error).message}`);
+      if (!res.headersSent) jsonError(res, 500, -32603, 'internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (!allowedHosts.has(req.headers.host ?? ''))
+      return jsonError(res, 403, JSONRPC_INVALID_REQUEST, 'host not allowed');
+    if (!sameToken(req.headers.authorization, token))
+      return jsonError(res, 401, JSONRPC_INVALID_REQUEST, 'missing or wrong bearer token');
+    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH)
+      return jsonError(res, 404, JSONRPC_INVALID_REQUEST, `the MCP endpoint is ${MCP_PATH}`);
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const transport = transports.get(sessionId);
+      if (!transport) return jsonError(res, 404, JSONRPC_INVALID_REQUEST, 'no such MCP session');
+      return transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST')
+      return jsonError(res, 400, JSONRPC_INVALID_REQUEST, 'an MCP session starts with a POST of initialize');
+    const text = await readBody(req, maxBody);
+    if (text === undefined) return jsonError(res, 413, JSONRPC_INVALID_REQUEST, `body over ${maxBody} bytes`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      return jsonError(res, 400, JSONRPC_PARSE_ERROR, `Parse error: ${(e as Error).message}`);
+    }
+    if (!isInitialize(body))
+      return jsonError(
+        res,
+        400,
+        JSONRPC_INVALID_REQUEST,
+        'no MCP session: send initialize first (without mcp-session-id)',
+      );
+
+    // A new MCP session: its own server connection and safety session.
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sid) => void transports.set(sid, transport),
+    });
+    const gateway = createMcpGateway({
+      upstream: transport,
+      downstream: options.connectServer(),
+      session: options.createSession(id),
+      ...(options.rules !== undefined && { rules: options.rules }),
+      ...(options.nameVerbs && { nameVerbs: true }),
+      log: (line) => log(`session ${id}: ${line}`),
+    });
+    gateways.set(id, gateway);
+    void gateway.closed.then((exit) => {
+      gateways.delete(id);
+      transports.delete(id);
+      log(`session ${id} ended: ${exit.reason}`);
+    });
+    try {
+      await gateway.start();
+    } catch (e) {
+      gateways.delete(id);
+      await gateway.close();
+      return jsonError(res, 502, -32603, `the MCP server could not start: ${(e as Error).message}`);
+    }
+    log(`session ${id} started`);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  allowedHosts = new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`]);
+  return {
+    url: `http://${host}:${port}${MCP_PATH}`,
+    token,
+    gateways,
+    async close() {
+      await Promise.allSettled([...gateways.values()].map((g) => g.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

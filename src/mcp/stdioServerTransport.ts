@@ -1,0 +1,126 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './createMcpGateway.js';
+
+export interface StdioServerTransportOptions {
+  /** Longest line accepted, in bytes. Default 10 MiB (the SDK's). */
+  maxLineBytes?: number;
+}
+
+/**
+ * MCP over stdio towards the client (newline-delimited JSON-RPC), like the
+ * SDK's `StdioServerTransport`, with two differences a gateway needs: a
+ * malformed line gets a JSON-RPC error (`-32700` for bad JSON, `-32600` for
+ * JSON that is not a JSON-RPC message, with the request's id when it has
+ * one) instead of being dropped, and the end of stdin (the client went away)
+ * closes the transport.
+ *
+ * @example
+ * const upstream = createStdioServerTransport(); // process.stdin / process.stdout
+ * const gateway = createMcpGateway({ upstream, downstream, session });
+ */
+export function createStdioServerTransport(
+  stdin: Readable = process.stdin,
+  stdout: Writable = process.stdout,
+  options: StdioServerTransportOptions = {},
+): Transport {
+  const maxLineBytes = options.maxLineBytes ?? 10 * 1024 * 1024;
+  let buffer: Buffer | undefined;
+  let skipping = false; // inside an over-long line, until its newline
+  let closed = false;
+
+  const transport: Transport = {
+    async start() {
+      stdin.on('data', onData);
+      stdin.on('end', onEnd);
+      stdin.on('close', onEnd);
+      stdin.on('error', onError);
+      // A client that died leaves a broken pipe: that is the end of the session, not a crash.
+      stdout.on('error', onStdoutError);
+    },
+    send(message: JSONRPCMessage) {
+      return new Promise<void>((resolve, reject) => {
+        if (closed) return reject(new Error('the client transport is closed'));
+        if (stdout.write(JSON.stringify(message) + '\n')) resolve();
+        else stdout.once('drain', resolve);
+      });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      stdin.off('data', onData);
+      stdin.off('end', onEnd);
+      stdin.off('close', onEnd);
+      stdin.off('error', onError);
+      stdout.off('error', onStdoutError);
+      stdin.pause();
+      buffer = undefined;
+      transport.onclose?.();
+    },
+  };
+
+  const reply = (code: number, message: string, id?: string | number) => {
+    transport.onerror?.(new Error(message));
+    void transport
+      .send({ jsonrpc: '2.0', ...(id !== undefined && { id }), error: { code, message } })
+      .catch(() => undefined);
+  };
+
+  const handleLine = (line: string) => {
+    if (line.trim() === '') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (e) {
+      return reply(JSONRPC_PARSE_ERROR, `Parse error: ${(e as Error).message}`);
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (parsed.success) return transport.onmessage?.(parsed.data);
+    const o =
+      typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+    const id = typeof o.id === 'string' || (typeof o.id === 'number' && Number.isInteger(o.id)) ? o.id : undefined;
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';
+    // A malformed notification has no id to answer; anything else gets the error.
+    if (typeof o.method === 'string' && id === undefined && !('id' in o)) {
+      transport.onerror?.(new Error(`Invalid notification ${o.method}${where}: ${issue?.message ?? 'malformed'}`));
+      return;
+    }
+    reply(
+      JSONRPC_INVALID_REQUEST,
+      `Invalid Request: not a JSON-RPC 2.0 message${where}${issue ? `: ${issue.message}` : ''}`,
+      id,
+    );
+  };
+
+  function onData(chunk: Buffer) {
+    let data = buffer ? Buffer.concat([buffer, chunk]) : chunk;
+    buffer = undefined;
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
+      if (skipping) skipping = false;
+      else handleLine(data.toString('utf8', start, nl).replace(/\r$/, ''));
+      start = nl + 1;
+      if (closed) return;
+    }
+    data = data.subarray(start);
+    if (data.length > maxLineBytes) {
+      if (!skipping) reply(JSONRPC_PARSE_ERROR, `Parse error: a message is longer than ${maxLineBytes} bytes`);
+      skipping = true;
+      return;
+    }
+    if (data.length > 0 && !skipping) buffer = data;
+  }
+  function onEnd() {
+    void transport.close();
+  }
+  function onError(error: Error) {
+    transport.onerror?.(error);
+  }
+  function onStdoutError(error: Error) {
+    transport.onerror?.(error);
+    void transport.close();
+  }
+  return transport;
+}
