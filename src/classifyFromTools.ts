@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from './classifier.js';
 import { formatPath } from './MachineDefinition.js';
 import { ToolKind } from './toolKind.js';
+import { safeParseInput } from './Issue.js';
 
 /*
  * A classifier built from what tools already declare: MCP annotations, a
@@ -18,11 +19,11 @@ import { ToolKind } from './toolKind.js';
  * is shown in the explanation.
  */
 export const ToolAnnotations = z.looseObject({
-  title: z.unknown().optional(),
-  readOnlyHint: z.unknown().optional(),
-  destructiveHint: z.unknown().optional(),
-  idempotentHint: z.unknown().optional(),
-  openWorldHint: z.unknown().optional(),
+  title: z.optional(z.unknown()),
+  readOnlyHint: z.optional(z.unknown()),
+  destructiveHint: z.optional(z.unknown()),
+  idempotentHint: z.optional(z.unknown()),
+  openWorldHint: z.optional(z.unknown()),
 });
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
@@ -33,22 +34,24 @@ export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
  * are kept and ignored.
  */
 export const ToolDeclaration = z.looseObject({
-  name: z.string().min(1, 'expected a non-empty string'),
-  kind: ToolKind.optional(),
-  annotations: ToolAnnotations.optional(),
+  name: z.string().check(z.minLength(1, 'expected a non-empty string')),
+  kind: z.optional(ToolKind),
+  annotations: z.optional(ToolAnnotations),
 });
 export type ToolDeclaration = z.infer<typeof ToolDeclaration>;
 
 /** A tool list in the MCP `tools/list` result shape: `{ "tools": [{ "name", "annotations"? }] }`. */
 export const ToolList = z.looseObject({
-  tools: z.array(ToolDeclaration).superRefine((tools, ctx) => {
-    const first = new Map<string, number>();
-    tools.forEach((tool, i) => {
-      const earlier = first.get(tool.name);
-      if (earlier === undefined) first.set(tool.name, i);
-      else ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `repeats the name of tools[${earlier}]` });
-    });
-  }),
+  tools: z.array(ToolDeclaration).check(
+    z.superRefine((tools, ctx) => {
+      const first = new Map<string, number>();
+      tools.forEach((tool, i) => {
+        const earlier = first.get(tool.name);
+        if (earlier === undefined) first.set(tool.name, i);
+        else ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `repeats the name of tools[${earlier}]` });
+      });
+    }),
+  ),
 });
 export type ToolList = z.infer<typeof ToolList>;
 
@@ -129,21 +132,21 @@ export const NAME_WRITE_VERBS = [
 
 /** The name-verb preset's verbs, when the defaults do not fit. */
 export const NameVerbs = z.strictObject({
-  read: z.array(z.string().min(1)),
-  write: z.array(z.string().min(1)),
+  read: z.array(z.string().check(z.minLength(1))),
+  write: z.array(z.string().check(z.minLength(1))),
 });
 export type NameVerbs = z.infer<typeof NameVerbs>;
 
 /** What {@link classifyFromTools} accepts besides the tools. */
 export const ClassifyFromToolsOptions = z.strictObject({
   /** Classifier rules (the `createClassifier` format). A tool named in `rules.tools` is decided by its rule, always. */
-  rules: z.unknown().optional(),
+  rules: z.optional(z.unknown()),
   /**
    * Opt in to the name-verb heuristic for tools that declare nothing: `true`
    * for {@link NAME_READ_VERBS} / {@link NAME_WRITE_VERBS}, or your own lists.
    * Off by default: a name is a promise nobody checks (see docs/classification.md).
    */
-  nameVerbs: z.union([z.boolean(), NameVerbs]).optional(),
+  nameVerbs: z.optional(z.union([z.boolean(), NameVerbs])),
 });
 export type ClassifyFromToolsOptions = z.input<typeof ClassifyFromToolsOptions>;
 
@@ -176,7 +179,7 @@ export class ToolDeclarationError extends Error {
   }
 }
 
-const issuesOf = (root: PropertyKey[], error: z.ZodError) =>
+const issuesOf = (root: PropertyKey[], error: z.core.$ZodError) =>
   error.issues.map((i) => ({ path: formatPath([...root, ...i.path]), message: i.message }));
 
 /** Splits a tool name into lower-case words: `get_and_delete`, `getAndDelete`, `get-user.v2` alike. */
@@ -192,12 +195,12 @@ export function nameWords(name: string): string[] {
 function toDeclarations(tools: unknown): ToolDeclaration[] {
   // The MCP result shape, an array of declarations, or an object keyed by name (the AI SDK's `tools`).
   if (Array.isArray(tools)) {
-    const parsed = ToolList.shape.tools.safeParse(tools);
+    const parsed = safeParseInput(ToolList.shape.tools, tools);
     if (!parsed.success) throw new ToolDeclarationError(issuesOf(['tools'], parsed.error));
     return parsed.data;
   }
   if (typeof tools === 'object' && tools !== null && Array.isArray((tools as { tools?: unknown }).tools)) {
-    const parsed = ToolList.safeParse(tools);
+    const parsed = safeParseInput(ToolList, tools);
     if (!parsed.success) throw new ToolDeclarationError(issuesOf([], parsed.error));
     return parsed.data.tools;
   }
@@ -205,7 +208,7 @@ function toDeclarations(tools: unknown): ToolDeclaration[] {
     const list = Object.entries(tools).map(([name, tool]) =>
       typeof tool === 'object' && tool !== null ? { ...tool, name } : tool,
     );
-    const parsed = z.array(ToolDeclaration).safeParse(list);
+    const parsed = safeParseInput(z.array(ToolDeclaration), list);
     if (!parsed.success) {
       const names = Object.keys(tools);
       throw new ToolDeclarationError(
@@ -247,10 +250,10 @@ function toDeclarations(tools: unknown): ToolDeclaration[] {
  * classify.explain('read_file').detail;    // 'annotations: readOnlyHint true'
  */
 export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOptions = {}): ExplainingClassifier {
-  const parsedOptions = ClassifyFromToolsOptions.safeParse(options);
+  const parsedOptions = safeParseInput(ClassifyFromToolsOptions, options);
   if (!parsedOptions.success) throw new ToolDeclarationError(issuesOf(['options'], parsedOptions.error));
   const { rules = { tools: {} }, nameVerbs } = parsedOptions.data;
-  const parsedRules = ClassifierRules.safeParse(rules);
+  const parsedRules = safeParseInput(ClassifierRules, rules);
   if (!parsedRules.success) {
     throw new ClassifierRulesError(
       parsedRules.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
