@@ -141,7 +141,7 @@ describe('Redis killed and restarted during a run', () => {
       const last = (await store.readRecording(id)).at(-1)!.entry.call;
       expect(last).toMatchObject({ type: 'endToolCall', id: probe });
     }
-  });
+  }, 60_000);
 });
 
 describe('a worker killed between load and save', () => {
@@ -168,5 +168,5 @@ describe('a worker killed between load and save', () => {
     );
     expect(blocked).toBeNull();
     expect((await store.get('h'))!.snapshot.state).toBe('WRITING');
-  });
+  }, 60_000); // a worker process starts
 });
