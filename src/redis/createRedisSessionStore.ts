@@ -165,6 +165,21 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
 
   const counters: RedisSessionStoreStats = { saved: 0, conflicts: 0, attempts: 0, unavailable: 0, gaveUp: 0 };
   const pending = new Set<Promise<unknown>>();
+  /**
+   * Per session id, the tail of this process's calls: calls on one session from one process
+   * take turns, so they never overtake one another (conflicts come only from other processes).
+   */
+  const lanes = new Map<string, Promise<void>>();
+  const inLane = <R>(id: string, work: () => Promise<R>): Promise<R> => {
+    const previous = lanes.get(id) ?? Promise.resolve();
+    let release!: () => void;
+    const tail = previous.then(() => new Promise<void>((r) => (release = r)));
+    lanes.set(id, tail);
+    return previous.then(work).finally(() => {
+      release();
+      if (lanes.get(id) === tail) lanes.delete(id);
+    });
+  };
   let closed = false;
 
   const unavailable = (id: string | undefined, what: string, cause?: unknown) =>
@@ -309,6 +324,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
 
   const run = async <T>(id: string, fn: (s: SafetySession) => T, deadline: number, timedOut: () => boolean) => {
     for (let n = 1; ; n++) {
+      if (timedOut()) throw unavailable(id, 'gave up at the deadline');
       counters.attempts++;
       const result = await attempt(id, fn, deadline, timedOut);
       if (result.saved) return result;
@@ -317,7 +333,6 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         counters.gaveUp++;
         throw new SessionConflictError(id, n);
       }
-      if (timedOut()) throw unavailable(id, 'gave up at the deadline');
       const cap = Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (n - 1));
       await sleep(Math.random() * cap);
     }
@@ -346,7 +361,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     }
     const deadline = performance.now() + timeoutMs;
     let late = false;
-    const work = run(id, fn, deadline, () => late);
+    const work = inLane(id, () => run(id, fn, deadline, () => late));
     return track(
       new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => {

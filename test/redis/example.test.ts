@@ -34,5 +34,5 @@ describe('examples/redis-workers.ts', () => {
     } finally {
       await store.close();
     }
-  });
+  }, 120_000); // two processes start: slow on a loaded machine
 });

@@ -77,11 +77,12 @@ describe('a save Redis does not confirm in time', () => {
     expect(!call.ok && call.error).toBeInstanceOf(SessionStoreUnavailableError);
     expect(call.ms).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
     // After the pause the unconfirmed save may have landed: the documented recovery ends the
-    // call as failed, which is ignored if it never began.
+    // call as failed, which is ignored if it never began. (A patient store: only the paused call is under test.)
     await new Promise((r) => setTimeout(r, TIMEOUT_MS * 3));
-    await store.withSession('p', (s) => s.endToolCall({ id: 'w1', ok: false }));
+    const patient = makeStore({ keyPrefix: 'paused:', timeoutMs: 20_000 });
+    await patient.withSession('p', (s) => s.endToolCall({ id: 'w1', ok: false }));
     expect(
-      await store.withSession('p', (s) => s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart' })),
+      await patient.withSession('p', (s) => s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart' })),
     ).toBeNull();
   });
 });
@@ -91,6 +92,7 @@ describe('observers', () => {
     const errors: Error[] = [];
     const store = makeStore({
       keyPrefix: 'observers:',
+      timeoutMs: 20_000,
       recorder: {
         record: () => {
           throw new Error('recorder down');

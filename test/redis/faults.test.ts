@@ -15,12 +15,12 @@ const SLACK_MS = 1500;
 
 let redis: TestRedis;
 const stores: RedisSessionStore[] = [];
-const makeStore = (keyPrefix: string) => {
+const makeStore = (keyPrefix: string, timeoutMs = TIMEOUT_MS) => {
   const s = createRedisSessionStore({
     url: redis.url,
     keyPrefix,
     streams: true,
-    timeoutMs: TIMEOUT_MS,
+    timeoutMs,
     maxAttempts: 100,
     onError: () => undefined,
   });
@@ -79,7 +79,11 @@ describe('Redis killed and restarted during a run', () => {
       }
     };
     const callers = Array.from({ length: 8 }, (_, c) => caller(c));
-    await new Promise((r) => setTimeout(r, 300));
+    // Run until a good number of calls went through (bounded), then kill Redis under them.
+    for (let waited = 0; log.filter((e) => e.outcome === 'resolved').length < 30; waited += 50) {
+      expect(waited, 'no calls went through before the kill').toBeLessThan(15_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const beforeKill = log.filter((e) => e.outcome === 'resolved').length;
     killedAt = performance.now();
     await redis.kill();
@@ -117,16 +121,32 @@ describe('Redis killed and restarted during a run', () => {
       for (const e of resolved.filter((x) => x.session === id)) expect(ids.has(e.id), `${e.id} lost`).toBe(true);
       expect(entries.length).toBe(stored!.entries);
       expect(replaySequentially(entries)).toEqual(stored!.snapshot);
-      const version = stored!.version;
-      await store.withSession(id, (s) => s.canExecuteTool('read', 'status'));
-      expect((await store.get(id))!.version).toBe(version + 1);
+      // The same store goes on saving (a call may still be refused while the machine catches up: retry).
+      const probe = `after-restart-${id}`;
+      for (let tries = 0; ; tries++) {
+        const ok = await store
+          .withSession(id, (s) => {
+            s.beginToolCall({ id: probe, kind: 'read', tool: 'status' });
+            s.endToolCall({ id: probe, ok: true });
+          })
+          .then(
+            () => true,
+            (e: unknown) => (expect(e).toBeInstanceOf(SessionStoreUnavailableError), false),
+          );
+        if (ok) break;
+        expect(tries, 'the store did not resume').toBeLessThan(20);
+      }
+      const again = await store.get(id);
+      expect(again!.version).toBeGreaterThan(stored!.version);
+      const last = (await store.readRecording(id)).at(-1)!.entry.call;
+      expect(last).toMatchObject({ type: 'endToolCall', id: probe });
     }
-  });
+  }, 60_000);
 });
 
 describe('a worker killed between load and save', () => {
   it('should leave the session unchanged and let the next worker proceed', async () => {
-    const store = makeStore('hold:');
+    const store = makeStore('hold:', 20_000); // this test is not about time
     await store.withSession('h', (s) => s.targetEstablished());
     const before = await store.get('h');
     expect(before!.snapshot.state).toBe('READING');
@@ -148,5 +168,5 @@ describe('a worker killed between load and save', () => {
     );
     expect(blocked).toBeNull();
     expect((await store.get('h'))!.snapshot.state).toBe('WRITING');
-  });
+  }, 60_000); // a worker process starts
 });
