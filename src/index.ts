@@ -127,3 +127,6 @@ export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
 export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
+
+// observing sessions
+export { combineRecorders } from './combineRecorders.js';
