@@ -6,6 +6,7 @@ import { testPathsCommand } from './testPaths.js';
 import { mutateCommand } from './mutate.js';
 import { serveCommand } from './serve.js';
 import { exportCommand } from './export.js';
+import { statsCommand } from './stats.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -16,4 +17,5 @@ export const commands: Command[] = [
   mutateCommand,
   serveCommand,
   exportCommand,
+  statsCommand,
 ];
