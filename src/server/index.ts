@@ -7,3 +7,5 @@ export { startServer } from './startServer.js';
 export type { ServerOptions, RunningServer } from './startServer.js';
 export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
 export type { LiveHubLimits } from './LiveHub.js';
+export { startMetricsServer, createHubMetrics, METRICS_PATH, DEFAULT_METRICS_PORT } from './metricsRoute.js';
+export type { MetricsOptions, MetricsEndpoint } from './metricsRoute.js';

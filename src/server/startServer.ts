@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import { LIVE_PATH, RECORDING_NAME, TOKEN_HEADER, type RecordingFileInfo } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
+import { startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
@@ -29,6 +30,8 @@ export interface ServerOptions {
   /** Default: 32 random bytes, hex. */
   token?: string;
   hubLimits?: Partial<LiveHubLimits>;
+  /** Also serve `/metrics` (Prometheus text) for the hub's sessions, on a loopback port of its own. */
+  metrics?: MetricsOptions;
 }
 
 export interface RunningServer {
@@ -39,6 +42,8 @@ export interface RunningServer {
   port: number;
   token: string;
   hub: LiveHub;
+  /** The `/metrics` endpoint, with `metrics` set. */
+  metrics?: MetricsEndpoint;
   close(): Promise<void>;
 }
 
@@ -252,7 +257,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
+  const metrics = options.metrics && (await startMetricsServer(hub, options.metrics, server));
   return {
+    ...(metrics && { metrics }),
     url: `${origin}/?token=${token}`,
     origin,
     port,
