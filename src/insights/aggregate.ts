@@ -43,7 +43,7 @@ export const InsightsSummary = z.strictObject({
   writes: z.strictObject({
     landed: count,
     verified: count,
-    /** Landed and never verified (still waiting, written over, or reset). */
+    /** Landed and never verified (still waiting, written over, or reset). A write waiting at a restore counts as landed. */
     unverified: count,
     /** Write landed → verification evidence, in milliseconds of the sessions' clocks. */
     timeToVerifyMs: DurationStats.nullable(),
@@ -193,16 +193,11 @@ export function createInsights(options: InsightsOptions = {}): Insights {
         );
       }
     }
-    if (facts.landed) {
+    const write = facts.landed ?? facts.inherited;
+    if (write) {
       landed += 1;
       if (keep) {
-        const ref: WriteRef = {
-          source,
-          session: entry.session,
-          seq: facts.landed.seq,
-          at: facts.landed.at,
-          tool: facts.landed.tool,
-        };
+        const ref: WriteRef = { source, session: entry.session, seq: write.seq, at: write.at, tool: write.tool };
         writes.push(ref);
         openWrite.set(key, ref);
       }
@@ -237,7 +232,7 @@ export function createInsights(options: InsightsOptions = {}): Insights {
       writes: {
         landed,
         verified: durations.length,
-        unverified: Math.max(0, landed - durations.length),
+        unverified: landed - durations.length,
         timeToVerifyMs: durationStats(durations),
       },
     }),

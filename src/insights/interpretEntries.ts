@@ -63,6 +63,8 @@ export interface EntryFacts {
   corrected: readonly CorrectedBlock[];
   /** A write landed at this entry. */
   landed?: WriteLanding;
+  /** The session's first entry seen (a restore) already waits for a write's verification: that write. */
+  inherited?: WriteLanding;
   /** The write waiting for evidence got it at this entry. */
   verified?: { write: WriteLanding; ms: number };
   /** A write left unverified for good here: another write landed over it, or the session was reset. */
@@ -214,6 +216,7 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
       // The first entry seen (a create, or a restore mid-way): a write already waiting counts from when it landed.
       if (entry.after === 'VERIFYING' && !after.readAfterWrite && after.lastWriteAt !== null) {
         track.pending = { tool: after.lastWriteTool, seq: entry.seq, at: after.lastWriteAt };
+        facts.inherited = track.pending;
       }
     } else if (after.writeEpoch > before.writeEpoch) {
       if (track.pending) facts.abandoned = track.pending;

@@ -198,6 +198,8 @@ export function metricPointsOf(facts: EntryFacts, toolName: ToolNamer): MetricPo
     }
   }
   if (facts.abandoned) points.push({ metric: 'unverifiedWrites', value: -1, attributes: {} });
+  // A write another process saw land: waiting now, but not counted as landed again.
+  if (facts.inherited) points.push({ metric: 'unverifiedWrites', value: 1, attributes: {} });
   if (facts.landed) {
     const landedTool = facts.landed.tool === null ? OTHER_TOOL : toolName(facts.landed.tool);
     points.push({ metric: 'writes', value: 1, attributes: { [ATTR.toolName]: landedTool } });
