@@ -1,6 +1,7 @@
 import { appFigures, type AppSizes } from './appSuite.js';
 import { gateFigures, type GateSizes } from './gate.js';
 import { graphFigures, type GraphSizes } from './graphSuite.js';
+import { otelFigures, type OtelSizes } from './otelSuite.js';
 import type { Figure } from './measure.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
 import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
@@ -12,6 +13,7 @@ export interface BenchSizes {
   replay: ReplaySizes;
   graph: GraphSizes;
   app: AppSizes;
+  otel: OtelSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -21,6 +23,7 @@ export const FULL_SIZES: BenchSizes = {
   replay: { events: 1_000_000, runs: 2 },
   graph: { runs: 3, mutationRuns: 2, simpleDepth: 3 },
   app: { events: 100_000, runs: 2 },
+  otel: { cycles: 10_000, runs: 5 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -30,9 +33,10 @@ export const TINY_SIZES: BenchSizes = {
   replay: { events: 2_000, runs: 2 },
   graph: { runs: 2, mutationRuns: 2, simpleDepth: 2, mutants: 2 },
   app: { events: 300, runs: 2, steps: 3 },
+  otel: { cycles: 50, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'otel';
 
 export interface Suite {
   id: SuiteId;
@@ -47,4 +51,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'replay', title: '3. replay', run: (s) => replayFigures(s.replay) },
   { id: 'graph', title: '4. graph work', run: async (s) => graphFigures(s.graph) },
   { id: 'app', title: '5. the app', run: (s) => appFigures(s.app) },
+  { id: 'otel', title: '6. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
 ];
