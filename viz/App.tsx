@@ -72,12 +72,6 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const playground = usePlayground(mode === 'playground', machine, store);
   const playback = usePlayback(track, version);
   const { analyzer, done } = useAnalysis(track, version, machine);
-  const openAt = useOpenAtStep(
-    track,
-    (index) => playback.send({ type: 'SEEK', index }),
-    useCallback(() => sendMode({ type: 'SHOW', mode: 'recordings' }), []),
-    recording.openFromServer,
-  );
 
   // A mode switch shows that mode's own track.
   useEffect(() => {
@@ -106,6 +100,17 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     },
     [live.follow],
   );
+  const openAt = useOpenAtStep(track, version, {
+    seek: (index) => playback.send({ type: 'SEEK', index }),
+    openRecording: (name) => {
+      sendMode({ type: 'SHOW', mode: 'recordings' });
+      recording.openFromServer(name);
+    },
+    followLive: (id) => {
+      sendMode({ type: 'SHOW', mode: 'live' });
+      pickSession(id);
+    },
+  });
 
   const { send } = playback;
   const keys = useMemo(

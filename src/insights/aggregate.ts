@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RecordedBlockCode, RecordingEntry, SessionState } from '../index.js';
+import { RecordedBlockCode, SessionState, type RecordingEntry } from '../index.js';
 import { createEntryInterpreter, type EntryFacts } from './interpretEntries.js';
 
 /*
@@ -52,33 +52,48 @@ export const InsightsSummary = z.strictObject({
 export type InsightsSummary = z.infer<typeof InsightsSummary>;
 
 /** Where an entry is: its source (file name or `live`), session and position. */
-export interface EntryRef {
-  source: string;
-  session: string;
-  seq: number;
-  at: number;
-}
+export const EntryRef = z.strictObject({
+  source: z.string(),
+  session: z.string(),
+  seq: count,
+  at: z.number(),
+});
+export type EntryRef = z.infer<typeof EntryRef>;
 
-export interface BlockRef extends EntryRef {
-  reasonCode: RecordedBlockCode;
-  tool: string | null;
-  state: SessionState;
+/** A blocked decision. */
+export const BlockRef = z.strictObject({
+  ...EntryRef.shape,
+  reasonCode: RecordedBlockCode,
+  tool: z.string().nullable(),
+  state: SessionState,
   /** Seq of the later successful call of the same tool that corrected it, if any. */
-  correctedAt?: number;
-}
+  correctedAt: count.optional(),
+});
+export type BlockRef = z.infer<typeof BlockRef>;
 
-export interface WriteRef extends EntryRef {
-  tool: string | null;
+/** A landed write (`seq`, `at`: where it landed). */
+export const WriteRef = z.strictObject({
+  ...EntryRef.shape,
+  tool: z.string().nullable(),
   /** Seq and duration of the verification, if it came. */
-  verifiedSeq?: number;
-  ms?: number;
-}
+  verifiedSeq: count.optional(),
+  ms: z.number().optional(),
+});
+export type WriteRef = z.infer<typeof WriteRef>;
 
 /** The entries behind the aggregates. */
-export interface InsightsDetails {
-  blocks: BlockRef[];
-  writes: WriteRef[];
-}
+export const InsightsDetails = z.strictObject({ blocks: z.array(BlockRef), writes: z.array(WriteRef) });
+export type InsightsDetails = z.infer<typeof InsightsDetails>;
+
+/** What the server's live insights path answers: the aggregates of the hub's sessions and the steps behind them. */
+export const LiveInsights = z.strictObject({ summary: InsightsSummary, details: InsightsDetails });
+export type LiveInsights = z.infer<typeof LiveInsights>;
+
+/** The server path of {@link LiveInsights} (behind the token, like every `/api/` path). */
+export const LIVE_INSIGHTS_PATH = '/api/insights/live';
+
+/** The source name of live sessions in {@link LiveInsights}' references. */
+export const LIVE_SOURCE = 'live';
 
 /** See {@link createInsights}. */
 export interface Insights {

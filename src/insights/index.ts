@@ -15,8 +15,21 @@ export type {
   CorrectedBlock,
   WriteLanding,
 } from './interpretEntries.js';
-export { createInsights, summariseEntries, durationStats, InsightsSummary, DurationStats } from './aggregate.js';
-export type { Insights, InsightsOptions, InsightsDetails, EntryRef, BlockRef, WriteRef } from './aggregate.js';
+export {
+  createInsights,
+  summariseEntries,
+  durationStats,
+  InsightsSummary,
+  DurationStats,
+  InsightsDetails,
+  EntryRef,
+  BlockRef,
+  WriteRef,
+  LiveInsights,
+  LIVE_INSIGHTS_PATH,
+  LIVE_SOURCE,
+} from './aggregate.js';
+export type { Insights, InsightsOptions } from './aggregate.js';
 export { METRICS, ATTR, OTHER_TOOL, VERIFICATION_BUCKETS_S, createToolNamer, metricPointsOf } from './metricPoints.js';
 export type { MetricDescriptor, MetricInstrument, MetricKey, MetricPoint, ToolNamer } from './metricPoints.js';
 export { createPrometheusRegistry, prometheusName, prometheusLabel } from './prometheus.js';

@@ -7,5 +7,11 @@ export { startServer } from './startServer.js';
 export type { ServerOptions, RunningServer } from './startServer.js';
 export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
 export type { LiveHubLimits } from './LiveHub.js';
-export { startMetricsServer, createHubMetrics, METRICS_PATH, DEFAULT_METRICS_PORT } from './metricsRoute.js';
+export {
+  startMetricsServer,
+  createHubMetrics,
+  liveInsights,
+  METRICS_PATH,
+  DEFAULT_METRICS_PORT,
+} from './metricsRoute.js';
 export type { MetricsOptions, MetricsEndpoint } from './metricsRoute.js';

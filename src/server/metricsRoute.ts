@@ -2,10 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { RecordingEntry } from '../index.js';
 import {
+  createInsights,
   createEntryInterpreter,
   createPrometheusRegistry,
   createToolNamer,
   metricPointsOf,
+  LIVE_SOURCE,
+  type LiveInsights,
   type PrometheusRegistry,
 } from '../insights/index.js';
 import type { LiveHub } from './LiveHub.js';
@@ -20,6 +23,19 @@ import type { LiveHub } from './LiveHub.js';
 
 /** The path of the metrics endpoint. */
 export const METRICS_PATH = '/metrics';
+
+/**
+ * The insights aggregates (and the steps behind them) of the sessions the hub
+ * holds now, for the app's Insights mode.
+ *
+ * @example
+ * const { summary } = liveInsights(server.hub);
+ */
+export function liveInsights(hub: LiveHub): LiveInsights {
+  const insights = createInsights({ details: true });
+  for (const { id } of hub.list()) for (const entry of hub.entriesOf(id) ?? []) insights.add(entry, LIVE_SOURCE);
+  return { summary: insights.summary(), details: insights.details() };
+}
 
 /** The port `serve --metrics` listens on by default (OpenTelemetry's Prometheus exporter's). */
 export const DEFAULT_METRICS_PORT = 9464;

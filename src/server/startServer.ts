@@ -8,7 +8,8 @@ import { WebSocketServer } from 'ws';
 import { LIVE_PATH, RECORDING_NAME, TOKEN_HEADER, type RecordingFileInfo } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
-import { startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
+import { LIVE_INSIGHTS_PATH } from '../insights/index.js';
+import { liveInsights, startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
@@ -195,6 +196,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (path === '/api/machines') return sendJSON(res, 200, { machines: await listMachines() });
     if (path === '/api/recordings') return sendJSON(res, 200, { recordings: await listRecordings() });
     if (path === '/api/sessions') return sendJSON(res, 200, { sessions: hub.list() });
+    if (path === LIVE_INSIGHTS_PATH) return sendJSON(res, 200, liveInsights(hub));
     if (path.startsWith('/api/recordings/')) {
       let name: string;
       try {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRecording } from 'assistant-safety';
+import { createMemoryRecorder, createSafetySession, parseRecording, type RecordingEntry } from 'assistant-safety';
+import { createLiveRecorder } from 'assistant-safety/node';
 import type { InsightsSummary } from 'assistant-safety/insights';
 import { main } from '../../src/cli/main.js';
 import { root, screenshot, serveAppInBrowser } from './helpers.js';
@@ -103,6 +104,51 @@ describe('the Insights mode', () => {
       .poll(() => page.locator('[data-testid="timeline-row"][aria-selected="true"]').getAttribute('data-index'))
       .toBe(String(index));
     expect(await page.getByTestId('active-state').textContent()).toBe(entries[index]!.after);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('should show the live sessions and open one at the step behind a bar', async () => {
+    const local = createMemoryRecorder();
+    const live = createLiveRecorder({ url: app.served.url, name: 'insights agent', fallback: local });
+    for (const id of ['live-a', 'live-b']) {
+      let t = 1_700_000_000_000;
+      const s = createSafetySession({ id, now: () => (t += 1000), recorder: live });
+      s.beginToolCall({ id: 'w0', kind: 'write', tool: 'restart_vm' });
+      s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm' });
+      s.endToolCall({ id: 'r1', ok: true });
+      s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' });
+      s.endToolCall({ id: 'w1', ok: true });
+      s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' });
+    }
+    for (let i = 0; i < 500 && !(live.connected && live.pending === 0); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(live.pending).toBe(0);
+    const blocked: Record<string, number> = {};
+    for (const e of local.entries)
+      if (e.decision === 'blocked') blocked[e.reasonCode!] = (blocked[e.reasonCode!] ?? 0) + 1;
+
+    const page = app.page;
+    await page.locator('[data-mode="insights"]').click();
+    await page.getByTestId('insights-source-live').click();
+    await expect.poll(() => page.getByTestId('insights-sessions').textContent()).toBe('2');
+    expect(await page.getByTestId('insights-entries').textContent()).toBe(String(local.entries.length));
+    for (const [reason, n] of Object.entries(blocked)) {
+      const bar = page.locator(`[data-testid="chart-reasons"] [data-reason="${reason}"]`);
+      expect(await bar.getAttribute('data-value')).toBe(String(n));
+    }
+    await page.locator('[data-testid="chart-reasons"] [data-reason="UNVERIFIED_WRITE"]').click();
+    const ref = page.locator('[data-testid="insights-ref"][data-session="live-b"]');
+    const seq = Number(await ref.getAttribute('data-seq'));
+    const own: RecordingEntry[] = local.entries.filter((e) => e.session === 'live-b');
+    const index = own.findIndex((e) => e.seq === seq);
+    expect(own[index]?.reasonCode).toBe('UNVERIFIED_WRITE');
+    await ref.click();
+    await expect
+      .poll(() => page.locator('[data-testid="timeline-row"][aria-selected="true"]').getAttribute('data-index'))
+      .toBe(String(index));
+    expect(await page.locator('[data-mode="live"]').getAttribute('class')).toBe('selected');
+    expect(await page.getByTestId('blocked-marker').textContent()).toContain('UNVERIFIED_WRITE');
+    await live.close();
     expect(app.errors).toEqual([]);
   });
 });

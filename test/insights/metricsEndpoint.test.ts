@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSafetySession } from 'assistant-safety';
 import { createLiveRecorder } from 'assistant-safety/node';
 import { startServer, type RunningServer } from 'assistant-safety/server';
+import { LIVE_INSIGHTS_PATH, LiveInsights } from 'assistant-safety/insights';
 
 /*
  * `/metrics` of a running server fed by live agents: each agent streams its
@@ -162,5 +163,19 @@ describe('serve --metrics', () => {
     expect(await get('/metrics', `127.0.0.1:${server.metrics!.port}`)).toBe(200);
     expect(await get('/metrics', `evil.example:${server.metrics!.port}`)).toBe(403);
     expect(await get('/api/sessions', `127.0.0.1:${server.metrics!.port}`)).toBe(404);
+  });
+
+  it("should give the app the live sessions' insights behind the token", async () => {
+    expect((await fetch(`${server.origin}${LIVE_INSIGHTS_PATH}`)).status).toBe(401);
+    const response = await fetch(`${server.origin}${LIVE_INSIGHTS_PATH}?token=${server.token}`);
+    const parsed = LiveInsights.safeParse(await response.json());
+    expect(parsed.success).toBe(true);
+    const { summary, details } = parsed.data!;
+    expect(summary.sessions).toBe(3);
+    expect(summary.blocked.NO_VALIDATED_TARGET).toBe(3);
+    expect(details.blocks.filter((b) => b.session === 'agent-a').map((b) => [b.source, b.seq, b.reasonCode])).toEqual([
+      ['live', 1, 'NO_VALIDATED_TARGET'],
+      ['live', 6, 'FINAL_ANSWER_UNVERIFIED'],
+    ]);
   });
 });

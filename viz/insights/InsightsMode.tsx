@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { BlockRef, InsightsDetails, InsightsSummary, WriteRef } from 'assistant-safety/insights';
 import { ChartCard, colorOf, HorizontalBars, StackedBars, type BarGroup } from './charts.js';
-import { useInsights } from './useInsights.js';
+import { useInsights, type InsightsSource } from './useInsights.js';
 import type { StepRef } from './useOpenAtStep.js';
 import './insights.css';
 
@@ -229,14 +229,32 @@ function Charts({
 
 /** The Insights mode's page. */
 export function InsightsMode({ fromServer, onOpen }: InsightsModeProps) {
-  const { state, reload } = useInsights(true, fromServer);
+  const [source, setSource] = useState<InsightsSource>('recordings');
+  const { state, reload } = useInsights(true, fromServer, source);
   const [selection, setSelection] = useState<Selection | undefined>(undefined);
+  const show = (s: InsightsSource) => {
+    setSelection(undefined);
+    setSource(s);
+  };
   if (!fromServer)
     return <p className="muted insights-page">Insights need the server: run `assistant-safety serve`.</p>;
   return (
     <div className="insights-page" data-testid="insights">
       <div className="insights-head">
-        <h2>Insights: the server's recordings</h2>
+        <h2>Insights</h2>
+        <nav className="modes" aria-label="insights source">
+          {(['recordings', 'live'] as const).map((s) => (
+            <button
+              key={s}
+              type="button"
+              className={s === source ? 'selected' : ''}
+              data-testid={`insights-source-${s}`}
+              onClick={() => show(s)}
+            >
+              {s === 'live' ? 'live sessions' : "the server's recordings"}
+            </button>
+          ))}
+        </nav>
         <button type="button" onClick={reload}>
           reload
         </button>
@@ -245,7 +263,7 @@ export function InsightsMode({ fromServer, onOpen }: InsightsModeProps) {
             reading {state.done} / {state.of}…
           </span>
         )}
-        {state.status === 'ready' && (
+        {state.status === 'ready' && source === 'recordings' && (
           <span className="muted" data-testid="insights-files">
             {state.files.length} recordings
           </span>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react';
+import { LIVE_SOURCE } from 'assistant-safety/insights';
 import type { Track } from '../model/Track.js';
 
 /** A step of a recording: its file, session and position in the session. */
@@ -8,38 +9,50 @@ export interface StepRef {
   seq: number;
 }
 
+/** How the app shows a recording or a live session. */
+export interface StepOpeners {
+  seek: (index: number) => void;
+  /** Shows the recordings mode and opens the server's recording `name`. */
+  openRecording: (name: string) => void;
+  /** Shows the live mode following `session`. */
+  followLive: (session: string) => void;
+}
+
 /**
- * Opening a recording at a step: `openAt(ref)` shows the recordings mode and
- * opens the file, and once its track is in, seeks to the entry of that session
- * and seq. Call after `usePlayback` so the seek follows the track's load.
+ * Opening a step: `openAt(ref)` opens the recording (or follows the live
+ * session, for a ref whose source is `live`), and once its track holds the
+ * entry of that session and seq, seeks to it. Call after `usePlayback` so the
+ * seek follows the track's load.
  */
 export function useOpenAtStep(
   track: Track | undefined,
-  seek: (index: number) => void,
-  showRecordings: () => void,
-  openRecording: (name: string) => void,
+  version: number,
+  { seek, openRecording, followLive }: StepOpeners,
 ): (ref: StepRef) => void {
   const pending = useRef<{ ref: StepRef; afterKey: string | undefined } | undefined>(undefined);
   const currentKey = useRef<string | undefined>(undefined);
   currentKey.current = track?.key;
 
-  const openAt = useCallback(
-    (ref: StepRef) => {
-      pending.current = { ref, afterKey: currentKey.current };
-      showRecordings();
-      openRecording(ref.source);
-    },
-    [showRecordings, openRecording],
-  );
+  // The openers may change on every render: the latest are used.
+  const openers = useRef({ openRecording, followLive });
+  openers.current = { openRecording, followLive };
+  const openAt = useCallback((ref: StepRef) => {
+    pending.current = { ref, afterKey: currentKey.current };
+    if (ref.source === LIVE_SOURCE) openers.current.followLive(ref.session);
+    else openers.current.openRecording(ref.source);
+  }, []);
 
   useEffect(() => {
     const p = pending.current;
     if (!p || !track || track.key === p.afterKey) return;
-    if (track.source !== 'recording' || track.title !== p.ref.source) return;
-    pending.current = undefined;
+    const live = p.ref.source === LIVE_SOURCE;
+    if (live ? track.source !== 'live' : track.source !== 'recording' || track.title !== p.ref.source) return;
     const index = track.entries.findIndex((e) => e.session === p.ref.session && e.seq === p.ref.seq);
+    // A live session's entries may still be arriving: wait for the step.
+    if (index < 0 && live) return;
+    pending.current = undefined;
     if (index >= 0) seek(index);
-  }, [track]);
+  }, [track, version]);
 
   return openAt;
 }
