@@ -118,7 +118,12 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[i]!;
 }
 
-/** Summary statistics of `values` (milliseconds), or null when there are none. */
+/**
+ * Summary statistics of `values` (milliseconds), or null when there are none.
+ *
+ * @example
+ * durationStats([1000, 3000, 2000])?.median; // 2000
+ */
 export function durationStats(values: readonly number[]): DurationStats | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);

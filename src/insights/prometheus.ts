@@ -7,7 +7,12 @@ import { METRICS, type MetricDescriptor, type MetricKey, type MetricPoint } from
  * a duration in seconds ends in `_seconds`), rendered in the text format 0.0.4.
  */
 
-/** The Prometheus name of a metric, as OpenTelemetry's Prometheus exporter derives it. */
+/**
+ * The Prometheus name of a metric, as OpenTelemetry's Prometheus exporter derives it.
+ *
+ * @example
+ * prometheusName(METRICS.verificationDuration); // 'assistant_safety_verification_duration_seconds'
+ */
 export function prometheusName(descriptor: MetricDescriptor): string {
   const base = descriptor.name.replace(/[^a-zA-Z0-9_:]/g, '_');
   const unit = descriptor.unit === 's' ? '_seconds' : '';
@@ -15,8 +20,15 @@ export function prometheusName(descriptor: MetricDescriptor): string {
   return descriptor.instrument === 'counter' ? `${withUnit}_total` : withUnit;
 }
 
-/** A label name from an attribute key. */
-export const prometheusLabel = (key: string) => key.replace(/[^a-zA-Z0-9_]/g, '_');
+/**
+ * A label name from an attribute key.
+ *
+ * @example
+ * prometheusLabel('assistant_safety.tool.name'); // 'assistant_safety_tool_name'
+ */
+export function prometheusLabel(key: string): string {
+  return key.replace(/[^a-zA-Z0-9_]/g, '_');
+}
 
 const escapeValue = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const escapeHelp = (v: string) => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');

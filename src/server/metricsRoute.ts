@@ -65,6 +65,10 @@ const MAX_REMEMBERED_SESSIONS = 100_000;
  * entries that arrived since the last one (by seq, per session), so counters
  * only grow, even when the hub later drops old sessions or entries. Entries the
  * hub dropped before any scrape saw them are not counted.
+ *
+ * @example
+ * const metrics = createHubMetrics(server.hub, { toolNames: ['pulse_query'] });
+ * response.end(metrics.render());
  */
 export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'toolNames'> = {}) {
   const registry: PrometheusRegistry = createPrometheusRegistry();

@@ -52,7 +52,11 @@ function blocksOverTime(blocks: BlockRef[], select: (s: Selection) => void): Bar
     const m = buckets[i]!;
     m.set(b.reasonCode, [...(m.get(b.reasonCode) ?? []), b]);
   }
-  const day = (t: number) => new Date(t).toISOString().slice(5, 16).replace('T', ' ');
+  // Times in UTC, as the timeline shows them: the clock time within a day, else the date too.
+  const day = (t: number) =>
+    last - first < 86_400_000
+      ? new Date(t).toISOString().slice(11, 19)
+      : new Date(t).toISOString().slice(5, 16).replace('T', ' ');
   return buckets.map((m, i) => ({
     key: String(i),
     label: i % 3 === 0 ? day(first + i * width) : '',
@@ -140,7 +144,18 @@ function Charts({
           }))}
         />
       </ChartCard>
-      <ChartCard title="Blocks over time, by reason">
+      <ChartCard
+        title="Blocks over time, by reason"
+        note={
+          <span className="legend">
+            {reasons.map(([reason]) => (
+              <span key={reason}>
+                <i style={{ background: colorOf(reason) }} /> {reason}
+              </span>
+            ))}
+          </span>
+        }
+      >
         <StackedBars testId="chart-over-time" groups={overTime} />
       </ChartCard>
       <ChartCard
