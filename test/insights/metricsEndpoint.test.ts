@@ -7,6 +7,7 @@ import { createSafetySession } from 'assistant-safety';
 import { createLiveRecorder } from 'assistant-safety/node';
 import { startServer, type RunningServer } from 'assistant-safety/server';
 import { LIVE_INSIGHTS_PATH, LiveInsights } from 'assistant-safety/insights';
+import { main } from '../../src/cli/main.js';
 
 /*
  * `/metrics` of a running server fed by live agents: each agent streams its
@@ -177,5 +178,12 @@ describe('serve --metrics', () => {
       ['live', 1, 'NO_VALIDATED_TARGET'],
       ['live', 6, 'FINAL_ANSWER_UNVERIFIED'],
     ]);
+  });
+
+  it('should refuse a --metrics-port that is not a port', async () => {
+    const err: string[] = [];
+    const code = await main(['serve', '--metrics-port', 'nine'], { out: () => {}, err: (t) => err.push(t) });
+    expect(code).toBe(2);
+    expect(err.join('\n')).toContain('--metrics-port: not a port: nine');
   });
 });
