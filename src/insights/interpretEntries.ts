@@ -82,7 +82,8 @@ interface SessionTrack {
 export interface EntryInterpreterOptions {
   /**
    * Sessions tracked at once; beyond it the least recently seen is forgotten
-   * (its calls in flight come back from {@link EntryInterpreter.evicted}).
+   * (its calls in flight and its write waiting for verification come back
+   * from {@link EntryInterpreter.evicted}).
    * Default 10,000.
    */
   maxSessions?: number;
@@ -92,8 +93,12 @@ export interface EntryInterpreterOptions {
 export interface EntryInterpreter {
   /** The facts of the next entry. `source` separates sessions of the same id from different files. */
   observe(entry: RecordingEntry, source?: string): EntryFacts;
-  /** Calls in flight of sessions forgotten since the last call (to end their spans), then clears the list. */
-  evicted(): OpenCall[];
+  /**
+   * What the sessions forgotten since the last call left open: their calls in
+   * flight (to end their spans) and how many writes they left waiting for
+   * verification (to take off a gauge). Clears the list.
+   */
+  evicted(): { calls: OpenCall[]; unverifiedWrites: number };
   /** Sessions tracked now. */
   readonly size: number;
 }
@@ -114,7 +119,8 @@ const NO_BLOCKS: readonly CorrectedBlock[] = [];
 export function createEntryInterpreter(options: EntryInterpreterOptions = {}): EntryInterpreter {
   const maxSessions = options.maxSessions ?? 10_000;
   const sessions = new Map<string, SessionTrack>();
-  let evicted: OpenCall[] = [];
+  let evictedCalls: OpenCall[] = [];
+  let evictedWrites = 0;
 
   function trackOf(key: string): SessionTrack {
     let track = sessions.get(key);
@@ -129,7 +135,8 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
     while (sessions.size > maxSessions) {
       const [oldest, gone] = sessions.entries().next().value!;
       sessions.delete(oldest);
-      evicted.push(...gone.calls.values());
+      evictedCalls.push(...gone.calls.values());
+      if (gone.pending) evictedWrites += 1;
     }
     return track;
   }
@@ -239,8 +246,9 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
   return {
     observe,
     evicted() {
-      const out = evicted;
-      evicted = [];
+      const out = { calls: evictedCalls, unverifiedWrites: evictedWrites };
+      evictedCalls = [];
+      evictedWrites = 0;
       return out;
     },
     get size() {

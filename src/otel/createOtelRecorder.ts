@@ -186,7 +186,11 @@ export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecor
       if (withTraces) traceEntry(facts);
       // Calls of sessions the interpreter forgot: end their spans rather than keep them forever.
       const evicted = interpreter.evicted();
-      if (withTraces) for (const call of evicted) endDropped(call.session, [call], 'unknown', 'abandoned');
+      if (withTraces) for (const call of evicted.calls) endDropped(call.session, [call], 'unknown', 'abandoned');
+      if (withMetrics && evicted.unverifiedWrites > 0) {
+        instruments ??= createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
+        (instruments.unverifiedWrites as UpDownCounter).add(-evicted.unverifiedWrites);
+      }
       if (withMetrics) {
         const points = metricPointsOf(facts, namer);
         if (points.length === 0) return;

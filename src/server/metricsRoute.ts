@@ -80,7 +80,8 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
   const add = (entry: RecordingEntry) => {
     entries += 1;
     registry.add(metricPointsOf(interpreter.observe(entry), namer));
-    interpreter.evicted();
+    const { unverifiedWrites } = interpreter.evicted();
+    if (unverifiedWrites > 0) registry.add([{ metric: 'unverifiedWrites', value: -unverifiedWrites, attributes: {} }]);
   };
 
   function collect(): void {

@@ -98,9 +98,14 @@ describe('createEntryInterpreter', () => {
     const next = createMemoryRecorder();
     const a = createSafetySession({ id: 'a', recorder: next });
     a.beginToolCall({ id: 'x', kind: 'read', tool: 'logs' });
+    a.targetEstablished();
+    a.onToolSuccess('write', 'restart');
     createSafetySession({ id: 'b', recorder: next });
     for (const e of next.entries) interpreter.observe(e);
-    expect(interpreter.evicted().map((c) => [c.session, c.id])).toEqual([['a', 'x']]);
+    const evicted = interpreter.evicted();
+    expect(evicted.calls.map((c) => [c.session, c.id])).toEqual([['a', 'x']]);
+    expect(evicted.unverifiedWrites).toBe(1);
+    expect(interpreter.evicted()).toEqual({ calls: [], unverifiedWrites: 0 });
     expect(interpreter.size).toBe(1);
   });
 });
