@@ -1,8 +1,9 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { parseRecordingLine } from '../index.js';
 import { createInsights, type Insights, type InsightsSummary } from '../insights/index.js';
-import { forEachChunkLine, parseRecordingLine } from '../recording.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 
 const FORMATS = ['table', 'json', 'md'] as const;
@@ -40,19 +41,34 @@ async function addFile(insights: Insights, file: string): Promise<number | undef
   }
   let torn: number | undefined;
   let bad: string | undefined;
-  const stream = handle.createReadStream({ highWaterMark: 1 << 20 });
   try {
-    await forEachChunkLine(stream, (raw, line, terminated) => {
-      if (bad !== undefined || raw.trim() === '') return;
+    // A last line without its newline may have been cut off mid-write (a crash): the one line allowed to be bad.
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(1);
+    if (size > 0) await handle.read(tail, 0, 1, size - 1);
+    const terminated = size === 0 || tail[0] === 0x0a;
+    const lines = createInterface({ input: handle.createReadStream({ highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+    let line = 0;
+    let lastBad: { line: number; json: boolean; message: string } | undefined;
+    for await (const raw of lines) {
+      line += 1;
+      if (raw.trim() === '') continue;
+      if (lastBad) {
+        bad = `${file}:${lastBad.line}: ${lastBad.message}`;
+        break;
+      }
       const parsed = parseRecordingLine(raw);
       if (parsed.ok) insights.add(parsed.entry, file);
-      else if (!terminated && !parsed.json) torn = line;
-      else bad = `${file}:${line}: ${parsed.message}`;
-    });
+      else lastBad = { line, json: parsed.json, message: parsed.message };
+    }
+    if (lastBad && bad === undefined) {
+      // The bad line was the last one.
+      if (!terminated && !lastBad.json) torn = lastBad.line;
+      else bad = `${file}:${lastBad.line}: ${lastBad.message}`;
+    }
   } catch (e) {
     throw new StatsInputError(`cannot read ${file}: ${(e as Error).message}`);
   } finally {
-    stream.destroy();
     await handle.close().catch(() => undefined);
   }
   if (bad !== undefined) throw new StatsInputError(bad);

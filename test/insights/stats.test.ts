@@ -136,6 +136,16 @@ describe('assistant-safety stats', () => {
     expect(err).toContain('bad.jsonl:2:');
   });
 
+  it('should count the lines before a torn last line and say so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'as-stats-'));
+    const lines = readFileSync(join(RECORDINGS, 'retry-storm.jsonl'), 'utf8').split('\n').filter(Boolean);
+    writeFileSync(join(dir, 'torn.jsonl'), `${lines.slice(0, 3).join('\n')}\n${lines[3]!.slice(0, 40)}`);
+    const { code, out, err } = await run('stats', dir, '--format', 'json');
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as InsightsSummary).entries).toBe(3);
+    expect(err).toContain('torn.jsonl: line 4 is torn');
+  });
+
   it('should refuse an unknown format', async () => {
     const { code, err } = await run('stats', RECORDINGS, '--format', 'xml');
     expect(code).toBe(2);
