@@ -1,14 +1,15 @@
 import { METRICS, type MetricDescriptor, type MetricKey, type MetricPoint } from './metricPoints.js';
 
 /*
- * A small Prometheus registry for the gate's metric points: the same series
- * an OpenTelemetry SDK with a Prometheus exporter would expose for the
- * OpenTelemetry recorder (dots become underscores, counters end in `_total`,
- * a duration in seconds ends in `_seconds`), rendered in the text format 0.0.4.
+ * A small Prometheus registry for the gate's metric points: the series the
+ * OpenTelemetry recorder's metrics become under the OpenTelemetry
+ * specification's Prometheus compatibility rules (the Collector, Prometheus'
+ * OTLP receiver): dots become underscores, counters end in `_total`, a
+ * duration in seconds ends in `_seconds`. Rendered in the text format 0.0.4.
  */
 
 /**
- * The Prometheus name of a metric, as OpenTelemetry's Prometheus exporter derives it.
+ * The Prometheus name of a metric, by the OpenTelemetry specification's Prometheus compatibility rules.
  *
  * @example
  * prometheusName(METRICS.verificationDuration); // 'assistant_safety_verification_duration_seconds'
