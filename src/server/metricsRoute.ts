@@ -57,14 +57,16 @@ export interface MetricsEndpoint {
   close(): Promise<void>;
 }
 
-/** Sessions whose last counted seq is remembered (so an entry is never counted twice). */
+/** Sessions whose count of counted entries is remembered (so an entry is never counted twice). */
 const MAX_REMEMBERED_SESSIONS = 100_000;
 
 /**
- * Counts the hub's entries into Prometheus series. Each scrape takes the
- * entries that arrived since the last one (by seq, per session), so counters
- * only grow, even when the hub later drops old sessions or entries. Entries the
- * hub dropped before any scrape saw them are not counted.
+ * Counts the hub's entries into Prometheus series. Each scrape takes, per
+ * session, the entries that arrived since the last one (the hub's count of
+ * events received tells how many: not the entries' seq, which starts over
+ * when another worker restores a shared session), so counters only grow,
+ * even when the hub later drops old sessions or entries. Entries the hub
+ * dropped before any scrape saw them are not counted.
  *
  * @example
  * const metrics = createHubMetrics(server.hub, { toolNames: ['pulse_query'] });
@@ -74,6 +76,7 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
   const registry: PrometheusRegistry = createPrometheusRegistry();
   const interpreter = createEntryInterpreter();
   const namer = createToolNamer(options.toolNames ?? 50);
+  /** Per session: the hub's event count at the last scrape. */
   const counted = new Map<string, number>();
   let entries = 0;
 
@@ -85,16 +88,16 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
   };
 
   function collect(): void {
-    for (const { id } of hub.list()) {
-      const all = hub.entriesOf(id) ?? [];
-      const last = counted.get(id) ?? -1;
-      let from = all.length;
-      while (from > 0 && all[from - 1]!.seq > last) from--;
-      if (from === all.length) continue;
-      for (let i = from; i < all.length; i++) add(all[i]!);
+    for (const { id, events } of hub.list()) {
+      const before = counted.get(id) ?? 0;
+      if (events === before) continue;
       counted.delete(id);
-      counted.set(id, all.at(-1)!.seq);
+      counted.set(id, events);
       if (counted.size > MAX_REMEMBERED_SESSIONS) counted.delete(counted.keys().next().value!);
+      const fresh = events - before;
+      if (fresh <= 0) continue;
+      const held = hub.entriesOf(id) ?? [];
+      for (let i = Math.max(0, held.length - fresh); i < held.length; i++) add(held[i]!);
     }
   }
 

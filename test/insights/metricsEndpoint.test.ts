@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSafetySession } from 'assistant-safety';
+import { createSafetySession, restoreSafetySession } from 'assistant-safety';
 import { createLiveRecorder } from 'assistant-safety/node';
 import { startServer, type RunningServer } from 'assistant-safety/server';
 import { LIVE_INSIGHTS_PATH, LiveInsights } from 'assistant-safety/insights';
@@ -185,5 +185,20 @@ describe('serve --metrics', () => {
     const code = await main(['serve', '--metrics-port', 'nine'], { out: () => {}, err: (t) => err.push(t) });
     expect(code).toBe(2);
     expect(err.join('\n')).toContain('--metrics-port: not a port: nine');
+  });
+
+  it('should count a session shared by two workers, whose seq starts over at the restore', async () => {
+    const before = (await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)!;
+    const first = createLiveRecorder({ url: server.url, name: 'worker 1' });
+    const s1 = createSafetySession({ id: 'shared', recorder: first });
+    s1.beginToolCall({ id: 'a', kind: 'write', tool: 'restart_vm' });
+    await delivered(first);
+    expect((await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)).toBe(before + 1);
+    const second = createLiveRecorder({ url: server.url, name: 'worker 2' });
+    const s2 = restoreSafetySession(s1.persist(), { recorder: second });
+    s2.beginToolCall({ id: 'b', kind: 'write', tool: 'restart_vm' });
+    await delivered(second);
+    expect(server.hub.entriesOf('shared')!.map((e) => e.seq)).toEqual([0, 1, 0, 1]);
+    expect((await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)).toBe(before + 2);
   });
 });
