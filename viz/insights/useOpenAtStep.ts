@@ -7,6 +7,8 @@ export interface StepRef {
   source: string;
   session: string;
   seq: number;
+  /** The entry's time: tells apart two entries of one seq (a session shared by workers starts over at each restore). */
+  at?: number;
 }
 
 /** How the app shows a recording or a live session. */
@@ -47,7 +49,9 @@ export function useOpenAtStep(
     if (!p || !track || track.key === p.afterKey) return;
     const live = p.ref.source === LIVE_SOURCE;
     if (live ? track.source !== 'live' : track.source !== 'recording' || track.title !== p.ref.source) return;
-    const index = track.entries.findIndex((e) => e.session === p.ref.session && e.seq === p.ref.seq);
+    const { session, seq, at } = p.ref;
+    const exact = track.entries.findIndex((e) => e.session === session && e.seq === seq && e.at === at);
+    const index = exact >= 0 ? exact : track.entries.findIndex((e) => e.session === session && e.seq === seq);
     // A live session's entries may still be arriving: wait for the step.
     if (index < 0 && live) return;
     pending.current = undefined;
