@@ -1,6 +1,7 @@
 import { appFigures, type AppSizes } from './appSuite.js';
 import { gateFigures, type GateSizes } from './gate.js';
 import { graphFigures, type GraphSizes } from './graphSuite.js';
+import { otelFigures, type OtelSizes } from './otelSuite.js';
 import type { Figure } from './measure.js';
 import { mcpFigures, type McpSizes } from './mcpSuite.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
@@ -16,6 +17,7 @@ export interface BenchSizes {
   app: AppSizes;
   redis: RedisSizes;
   mcp: McpSizes;
+  otel: OtelSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -27,6 +29,7 @@ export const FULL_SIZES: BenchSizes = {
   app: { events: 100_000, runs: 2 },
   redis: { decisions: 2000, runs: 3 },
   mcp: { calls: 2000, runs: 5 },
+  otel: { cycles: 10_000, runs: 5 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -38,9 +41,10 @@ export const TINY_SIZES: BenchSizes = {
   app: { events: 300, runs: 2, steps: 3 },
   redis: { decisions: 50, runs: 2 },
   mcp: { calls: 30, runs: 2 },
+  otel: { cycles: 50, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel';
 
 export interface Suite {
   id: SuiteId;
@@ -57,4 +61,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'app', title: '5. the app', run: (s) => appFigures(s.app) },
   { id: 'redis', title: '6. sessions shared on Redis', run: (s) => redisFigures(s.redis) },
   { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
+  { id: 'otel', title: '8. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
 ];

@@ -139,3 +139,6 @@ export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
 export { finishToolCall } from './loop/finishToolCall.js';
+
+// observing sessions
+export { combineRecorders } from './combineRecorders.js';

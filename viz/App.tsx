@@ -18,6 +18,8 @@ import { usePlayground } from './hooks/usePlayground.js';
 import { useRecording } from './hooks/useRecording.js';
 import { useTrack } from './hooks/useTrack.js';
 import { MachineEditor } from './editor/MachineEditor.js';
+import { InsightsMode } from './insights/InsightsMode.js';
+import { useOpenAtStep } from './insights/useOpenAtStep.js';
 import { APP_MODES, appModeMachine, type AppMode } from './machines/appModeMachine.js';
 import { createTrackStore } from './model/Track.js';
 
@@ -36,6 +38,7 @@ const MODE_LABELS: Record<AppMode, string> = {
   recordings: 'Recordings',
   playground: 'Playground',
   edit: 'Edit',
+  insights: 'Insights',
 };
 
 const NO_KEYS: Record<string, () => void> = {};
@@ -97,6 +100,17 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     },
     [live.follow],
   );
+  const openAt = useOpenAtStep(track, version, {
+    seek: (index) => playback.send({ type: 'SEEK', index }),
+    openRecording: (name) => {
+      sendMode({ type: 'SHOW', mode: 'recordings' });
+      recording.openFromServer(name);
+    },
+    followLive: (id) => {
+      sendMode({ type: 'SHOW', mode: 'live' });
+      pickSession(id);
+    },
+  });
 
   const { send } = playback;
   const keys = useMemo(
@@ -131,7 +145,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   }, [track, version > 0]);
 
   return (
-    <div className={mode === 'edit' ? 'app app-edit' : 'app'}>
+    <div className={mode === 'edit' ? 'app app-edit' : mode === 'insights' ? 'app app-insights' : 'app'}>
       <header className="topbar">
         <h1>assistant-safety</h1>
         <nav className="modes" aria-label="mode">
@@ -168,7 +182,9 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
         </div>
       </header>
 
-      {mode === 'edit' ? (
+      {mode === 'insights' ? (
+        <InsightsMode fromServer={fromServer} onOpen={openAt} />
+      ) : mode === 'edit' ? (
         <MachineEditor file={machine?.file} fromServer={fromServer} onSaved={() => setMachinesSaved((n) => n + 1)} />
       ) : (
         <>

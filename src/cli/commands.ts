@@ -8,6 +8,7 @@ import { serveCommand } from './serve.js';
 import { exportCommand } from './export.js';
 import { mcpGatewayCommand } from './mcpGateway.js';
 import { classifyCommand } from './classify.js';
+import { statsCommand } from './stats.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -20,4 +21,5 @@ export const commands: Command[] = [
   exportCommand,
   mcpGatewayCommand,
   classifyCommand,
+  statsCommand,
 ];

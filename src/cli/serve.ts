@@ -5,6 +5,7 @@ import type { RunningServer } from '../server/startServer.js';
 import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
+import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
 
 export { DEFAULT_PORT };
 
@@ -19,6 +20,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the visualiser, the recordings and the live hub on 127.0.0.1',
   usage: `assistant-safety serve [--port N] [--recordings DIR] [--machines DIR] [--redis URL [--redis-prefix P]]
+                       [--metrics [--metrics-port N]]
 
 Starts one HTTP server on 127.0.0.1: the visualiser app, the recordings of DIR
 (default ./recordings, else the package's), the machines (default ./machines,
@@ -31,7 +33,10 @@ sockets without the token are refused. Stops on Ctrl-C.
   --machines DIR    folder of machine JSON files to draw
   --redis URL       also show, live, the sessions workers share through Redis (createRedisSessionStore
                     with streams on), whichever worker handles each call
-  --redis-prefix P  the workers' key prefix (default assistant-safety:)`,
+  --redis-prefix P  the workers' key prefix (default assistant-safety:)
+  --metrics         also serve /metrics (Prometheus text) for the live sessions, without
+                    the token, on a loopback port of its own (docs/observability.md)
+  --metrics-port N  that port (default ${DEFAULT_METRICS_PORT}; 0: a free one)`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -42,6 +47,8 @@ sockets without the token are refused. Stops on Ctrl-C.
         machines: { type: 'string' },
         redis: { type: 'string' },
         'redis-prefix': { type: 'string' },
+        metrics: { type: 'boolean' },
+        'metrics-port': { type: 'string' },
       },
     });
     const badRedis = values.redis === undefined ? undefined : checkRedisUrl(values.redis);
@@ -53,6 +60,9 @@ sockets without the token are refused. Stops on Ctrl-C.
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`--port: not a port: ${values.port}`);
     }
+    const metricsPort = values['metrics-port'] === undefined ? undefined : Number(values['metrics-port']);
+    if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65535))
+      throw new UsageError(`--metrics-port: not a port: ${values['metrics-port']}`);
     for (const dir of [values.recordings, values.machines]) {
       if (dir !== undefined && !existsSync(dir)) {
         io.err(`serve: no such folder: ${dir}`);
@@ -64,6 +74,9 @@ sockets without the token are refused. Stops on Ctrl-C.
         ...(port !== undefined && { port }),
         ...(values.recordings !== undefined && { recordingsDir: resolve(values.recordings) }),
         ...(values.machines !== undefined && { machinesDir: resolve(values.machines) }),
+        ...((values.metrics || metricsPort !== undefined) && {
+          metrics: { port: metricsPort ?? DEFAULT_METRICS_PORT },
+        }),
       },
       io,
     );
@@ -73,6 +86,7 @@ sockets without the token are refused. Stops on Ctrl-C.
       values.redis === undefined
         ? undefined
         : await startServeBridge(values.redis, values['redis-prefix'], server.url, io);
+    if (server.metrics) io.out(`metrics (Prometheus text, no token, loopback only): ${server.metrics.url}`);
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop);

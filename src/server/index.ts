@@ -9,3 +9,11 @@ export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
 export type { LiveHubLimits, LiveHubStats, EvictedSession } from './LiveHub.js';
 export { serveApp, DEFAULT_PORT } from './serveApp.js';
 export type { ServeAppOptions } from './serveApp.js';
+export {
+  startMetricsServer,
+  createHubMetrics,
+  liveInsights,
+  METRICS_PATH,
+  DEFAULT_METRICS_PORT,
+} from './metricsRoute.js';
+export type { MetricsOptions, MetricsEndpoint } from './metricsRoute.js';

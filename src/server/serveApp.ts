@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../node/packageRoot.js';
+import type { MetricsOptions } from './metricsRoute.js';
 import { startServer, type RunningServer } from './startServer.js';
 
 /** The port `serve` tries first when none is given. */
@@ -14,6 +15,8 @@ export interface ServeAppOptions {
   /** Default `./machines` if the working folder has one, else the package's. */
   machinesDir?: string;
   token?: string;
+  /** Also serve `/metrics` on a loopback port of its own (docs/observability.md). */
+  metrics?: MetricsOptions;
   /** Where warnings go (the app not built, the default port taken). Default `console.error`. */
   warn?: (message: string) => void;
 }
@@ -45,6 +48,7 @@ export async function serveApp(options: ServeAppOptions = {}): Promise<RunningSe
     machinesDir: options.machinesDir ?? defaultDir('machines'),
     appDir,
     ...(options.token !== undefined && { token: options.token }),
+    ...(options.metrics && { metrics: options.metrics }),
   };
   try {
     return await startServer({ ...base, port: options.port ?? DEFAULT_PORT });

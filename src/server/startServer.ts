@@ -17,6 +17,8 @@ import {
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
 import { recoverMachineFiles } from '../node/machineFiles.js';
+import { LIVE_INSIGHTS_PATH } from '../insights/index.js';
+import { liveInsights, startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
 
 /*
  * One HTTP server on 127.0.0.1 for the visualiser: the built app, the
@@ -41,6 +43,8 @@ export interface ServerOptions {
   /** Default: 32 random bytes, hex. */
   token?: string;
   hubLimits?: Partial<LiveHubLimits>;
+  /** Also serve `/metrics` (Prometheus text) for the hub's sessions, on a loopback port of its own. */
+  metrics?: MetricsOptions;
 }
 
 export interface RunningServer {
@@ -51,6 +55,8 @@ export interface RunningServer {
   port: number;
   token: string;
   hub: LiveHub;
+  /** The `/metrics` endpoint, with `metrics` set. */
+  metrics?: MetricsEndpoint;
   close(): Promise<void>;
 }
 
@@ -238,6 +244,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (path === '/api/machines') return sendJSON(res, 200, { machines: await listMachines() });
     if (path === '/api/recordings') return sendJSON(res, 200, { recordings: await listRecordings() });
     if (path === '/api/sessions') return sendJSON(res, 200, { sessions: hub.list() });
+    if (path === LIVE_INSIGHTS_PATH) return sendJSON(res, 200, liveInsights(hub));
     if (path.startsWith('/api/recordings/')) {
       let name: string;
       try {
@@ -305,7 +312,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
+  const metrics = options.metrics && (await startMetricsServer(hub, options.metrics, server));
   return {
+    ...(metrics && { metrics }),
     url: `${origin}/?token=${token}`,
     origin,
     port,
