@@ -15,6 +15,10 @@ export interface CallOutcome {
  * Performs one recorded call on a session: the one place that maps a
  * recording's call vocabulary onto the session API (replays, playgrounds,
  * the model-based path tests).
+ *
+ * @example
+ * applyCall(session, { type: 'beginToolCall', id: 'c1', kind: 'write', tool: 'restart_vm' });
+ * // { decision: 'blocked', reasonCode: 'NO_VALIDATED_TARGET', blocked: FSMBlockedError } in RESOLVING
  */
 export function applyCall(session: SafetySession, call: RecordedCall): CallOutcome {
   switch (call.type) {

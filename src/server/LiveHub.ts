@@ -105,11 +105,9 @@ type Peer =
   | { role: 'viewer'; follow?: string }
   | { role: 'closed' };
 
-const utf8Length = (text: string) => {
-  // ASCII is the usual entry: its length is its size, without encoding it.
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(text) ? text.length : new TextEncoder().encode(text).length;
-};
+/** UTF-8 size of a JSON text; ASCII (the usual entry) is its length, without encoding it. */
+const utf8Length = (text: string) =>
+  /^[\x00-\x7f]*$/.test(text) ? text.length : new TextEncoder().encode(text).length;
 
 export class LiveHub {
   /** Insertion order is recency: the first session is the one idle the longest. */

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRecording, replayRecording } from 'assistant-safety';
 import { readMachineFile } from 'assistant-safety/node';
@@ -17,22 +16,29 @@ import { root } from '../server/helpers.js';
 const RUNS = Number(process.env.CRASH_RUNS ?? 20);
 const out = mkdtempSync(join(tmpdir(), 'crash-'));
 
-beforeAll(async () => {
-  await build({
-    entryPoints: {
-      recorder: join(root, 'test/node/crash/recorderChild.ts'),
-      server: join(root, 'test/node/crash/serverChild.ts'),
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    // Without Prettier a save writes 2-space JSON: the bytes do not matter here, the pairs do.
-    external: ['prettier'],
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-    logLevel: 'error',
-  });
+beforeAll(() => {
+  // esbuild's command line (installed with vite and tsx): one bundle per child, Prettier left out (a save then
+  // writes plain 2-space JSON: the bytes do not matter here, the pairs do).
+  for (const [name, entry] of [
+    ['recorder', 'test/node/crash/recorderChild.ts'],
+    ['server', 'test/node/crash/serverChild.ts'],
+  ] as const) {
+    const result = spawnSync(
+      join(root, 'node_modules', '.bin', 'esbuild'),
+      [
+        join(root, entry),
+        '--bundle',
+        '--platform=node',
+        '--format=esm',
+        '--external:prettier',
+        `--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);`,
+        `--outfile=${join(out, `${name}.mjs`)}`,
+        '--log-level=error',
+      ],
+      { encoding: 'utf8' },
+    );
+    if (result.status !== 0) throw new Error(`bundling ${entry} failed: ${result.stderr}`);
+  }
 }, 60_000);
 
 /** Starts a bundled child; resolves on the first stdout line matching `ready`. */

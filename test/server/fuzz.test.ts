@@ -372,12 +372,17 @@ describe('fuzzing', () => {
     const keys = ['initial', 'states', 'id', 'context', '__proto__', 'on', 'guards', 'x'];
     const definition = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
-      fc
-        .tuple(fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 2 }))
-        .map(([k, v]) =>
-          JSON.parse(JSON.stringify(base).replace(/^\{/, `{${JSON.stringify(k)}:${JSON.stringify(v)},`)),
-        ),
+      fc.tuple(fc.constantFrom(...keys), fc.jsonValue({ maxDepth: 2 })).map(([k, v]) =>
+        // Last, so it wins over a key of the same name (JSON.parse keeps the last).
+        JSON.parse(`${JSON.stringify(base).slice(0, -1)},${JSON.stringify(k)}:${JSON.stringify(v)}}`),
+      ),
       fc.constant(JSON.parse(JSON.stringify(base).replace('"states":{', '"states":{"__proto__":{"polluted":true},'))),
+      // Valid edits too: a description anyone may type.
+      fc.string({ maxLength: 40 }).map((d) => {
+        const edited = JSON.parse(JSON.stringify(base)) as { states: Record<string, { description?: string }> };
+        edited.states.READING!.description = d;
+        return edited;
+      }),
     );
     let cases = 0;
     let saved = 0;

@@ -176,6 +176,21 @@ describe('live hub', () => {
     owner.ws.close();
     other.ws.close();
   });
+
+  it('should close a socket beyond the connection limit with 1013 and keep serving the others', async () => {
+    server = await startTestServer({ hubLimits: { maxConnections: 2 } });
+    const a = await rawAgent(server, 'one');
+    const b = await rawAgent(server, 'two');
+    const third = new WebSocket(`${server.origin.replace('http', 'ws')}/live`, {
+      headers: { 'x-assistant-safety-token': server.token },
+    });
+    expect(await new Promise((r) => third.on('close', (code) => r(code)))).toBe(1013);
+    a.send(entriesFor('still', 0, 0, 1));
+    await until(() => a.acks.at(-1) === 1);
+    expect(server.hub.stats().connections).toBe(2);
+    a.ws.close();
+    b.ws.close();
+  });
 });
 
 /** An agent speaking the protocol by hand; keeps the acks and errors it gets. */
