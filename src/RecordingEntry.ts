@@ -35,22 +35,27 @@ export const RecordedCall = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('targetEstablished') }),
   z.strictObject({ type: z.literal('reset') }),
   z.strictObject({ type: z.literal('resetKeepProgress') }),
-  z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool: z.string() }),
-  z.strictObject({ type: z.literal('checkRecoverySuccess'), tool: z.string() }),
+  z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool }),
+  z.strictObject({ type: z.literal('checkRecoverySuccess'), tool }),
   z.strictObject({ type: z.literal('beginToolCall'), id: z.string().min(1), kind: ToolKind, tool }),
-  /** The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed. */
+  /**
+   * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.
+   * `WRITE_IN_FLIGHT` here: an earlier write's tool, timed out or aborted, is still running.
+   */
   z.strictObject({
     type: z.literal('recordLoopBlock'),
     id: z.string().min(1),
     kind: ToolKind,
     tool,
-    code: LoopBlockCode,
+    code: RecordedBlockCode,
   }),
+  /** `unknown: true` (with `ok: false`): the call timed out or was aborted; its tool may have acted. */
   z.strictObject({
     type: z.literal('endToolCall'),
     id: z.string().min(1),
     ok: z.boolean(),
     verified: z.boolean().optional(),
+    unknown: z.boolean().optional(),
   }),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;

@@ -199,56 +199,8 @@ export interface CallOutcome {
  * the model-based path tests).
  */
 export function applyCall(session: SafetySession, call: RecordedCall): CallOutcome {
-  switch (call.type) {
-    case 'canExecuteTool':
-    case 'canFinalAnswer':
-    case 'beginToolCall': {
-      const blocked =
-        call.type === 'canExecuteTool'
-          ? session.canExecuteTool(call.kind, call.tool)
-          : call.type === 'canFinalAnswer'
-            ? session.canFinalAnswer()
-            : session.beginToolCall({ id: call.id, kind: call.kind, tool: call.tool });
-      return blocked ? { decision: 'blocked', reasonCode: blocked.reasonCode, blocked } : { decision: 'allowed' };
-    }
-    case 'endToolCall': {
-      const known = Object.hasOwn(session.context.calls, call.id);
-      session.endToolCall(
-        call.verified === undefined
-          ? { id: call.id, ok: call.ok }
-          : { id: call.id, ok: call.ok, verified: call.verified },
-      );
-      return { decision: known ? 'applied' : 'ignored' };
-    }
-    case 'onToolSuccess':
-      session.onToolSuccess(call.kind, call.tool);
-      return { decision: 'applied' };
-    case 'recordLoopBlock':
-      // The loop's decision, not the machine's: replayed as a record, it changes nothing.
-      session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.tool, code: call.code });
-      return { decision: 'blocked', reasonCode: call.code };
-    case 'completeVerification':
-      session.completeVerification();
-      return { decision: 'applied' };
-    case 'targetEstablished':
-      session.targetEstablished();
-      return { decision: 'applied' };
-    case 'reset':
-      session.reset();
-      return { decision: 'applied' };
-    case 'resetKeepProgress':
-      session.resetKeepProgress();
-      return { decision: 'applied' };
-    case 'trackPendingRecovery':
-      return { decision: 'applied', result: session.trackPendingRecovery(call.errorCode, call.tool) };
-    case 'checkRecoverySuccess': {
-      const taken = session.checkRecoverySuccess(call.tool);
-      return taken ? { decision: 'applied', result: taken.recoveryId } : { decision: 'applied' };
-    }
-    case 'create':
-    case 'restore':
-      throw new Error(`applyCall: "${call.type}" starts a session; it is not a call on one`);
-  }
+  // The session decides the outcome once and hands the same one to its recorder.
+  return session.perform(call);
 }
 
 /**
