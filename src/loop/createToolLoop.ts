@@ -97,6 +97,13 @@ function shown(value: unknown): string {
 }
 
 /**
+ * Write tools started and not settled, per session, whichever loop started them: including
+ * ones whose call timed out or was aborted (their result no longer counts, but they may still
+ * act). No loop starts a write on a session while one runs.
+ */
+const writesRunning = new WeakMap<SafetySession, number>();
+
+/**
  * The three-phase tool pipeline around a session. For each model response:
  *
  * 1. In the provider's order, every call is classified and admitted (or
@@ -143,10 +150,6 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     signal,
   } = parsed.data;
 
-  // Write tools that were started and have not settled, including ones whose call timed out
-  // or was aborted (their result no longer counts, but they may still act): no write starts
-  // while one runs.
-  let writesRunning = 0;
 
   // Per user turn.
   let looked = false;
@@ -226,7 +229,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
       };
     }
-    if (call.kind === 'write' && writesRunning > 0) {
+    if (call.kind === 'write' && (writesRunning.get(session) ?? 0) > 0) {
       // An earlier write timed out or was aborted and its tool still runs: it may still act.
       session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: 'WRITE_IN_FLIGHT' });
       const blocked = new FSMBlockedError({
@@ -284,9 +287,9 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         result = Promise.reject(e);
       }
       if (call.kind === 'write') {
-        writesRunning += 1;
+        writesRunning.set(session, (writesRunning.get(session) ?? 0) + 1);
         const settle = () => {
-          writesRunning -= 1;
+          writesRunning.set(session, writesRunning.get(session)! - 1);
         };
         result.then(settle, settle);
       }

@@ -1,4 +1,10 @@
-import { classifyToolCall, createClassifier, createSafetySession, createToolLoop, pulseClassifier } from 'assistant-safety';
+import {
+  classifyToolCall,
+  createClassifier,
+  createSafetySession,
+  createToolLoop,
+  pulseClassifier,
+} from 'assistant-safety';
 import { describe, expect, it } from 'vitest';
 
 const hostileProxy = new Proxy(
@@ -18,7 +24,15 @@ const hostileProxy = new Proxy(
 
 /** Issue 16 item 8: classification of untrusted arguments never fails open on look-alikes. */
 describe('look-alike discriminators', () => {
-  for (const action of ['dismiss\u200b', 'dismi\u017f\u017f', 'D\u0130SM\u0130SS', '\uff44\uff49\uff53\uff4d\uff49\uff53\uff53', 'd\u0131sm\u0131ss', 'reso\u0142ve', '\u00a0list\u2060']) {
+  for (const action of [
+    'dismiss\u200b',
+    'dismi\u017f\u017f',
+    'D\u0130SM\u0130SS',
+    '\uff44\uff49\uff53\uff4d\uff49\uff53\uff53',
+    'd\u0131sm\u0131ss',
+    'reso\u0142ve',
+    '\u00a0list\u2060',
+  ]) {
     it(`should classify pulse_alerts with action ${JSON.stringify(action)} as a write`, () => {
       expect(pulseClassifier('pulse_alerts', { action })).toBe('write');
     });
@@ -32,7 +46,7 @@ describe('look-alike discriminators', () => {
 
   it('should match a value a rule names with non-ASCII characters, after the same normalisation', () => {
     const classify = createClassifier({
-      tools: { t: { arg: 'action', values: { '\u30ed\u30b0': 'read', stra\u00dfe: 'read' }, default: 'read' } },
+      tools: { t: { arg: 'action', values: { '\u30ed\u30b0': 'read', straße: 'read' }, default: 'read' } },
     });
     expect(classify('t', { action: '\u30ed\u30b0' })).toBe('read');
     expect(classify('t', { action: 'STRASSE' })).toBe('read');
