@@ -27,7 +27,7 @@ function withoutCall(calls: SafetyContext['calls'], id: string | undefined): Saf
 }
 
 /** Adds a call by id as an own property: an id like `__proto__` is just a name, never the prototype. */
-export function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext['calls'][string]): void {
+function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext['calls'][string]): void {
   if (id === '__proto__')
     Object.defineProperty(calls, id, { value: call, enumerable: true, writable: true, configurable: true });
   else calls[id] = call;

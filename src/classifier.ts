@@ -78,7 +78,7 @@ export class ClassifierRulesError extends Error {
  * lower case, so `ß` matches `ss` and `ı` matches `i`), as a downstream tool
  * that folds case would see it.
  */
-export function normaliseValue(value: string): string {
+function normaliseValue(value: string): string {
   return value.trim().normalize('NFKC').toUpperCase().toLowerCase();
 }
 

@@ -62,10 +62,9 @@ export const guardImplementations = {
     const subject = subjectOf(context, event);
     return subject?.kind === 'write' && subject.epoch < context.writeEpoch;
   },
-  isWriteBesideInFlight: (context, event) => {
-    if (kindOf(context, event) !== 'write') return false;
-    const own = event.type === 'TOOL_SUCCEEDED' || event.type === 'TOOL_FAILED' ? event.id : undefined;
-    for (const id in context.calls) if (id !== own && context.calls[id]!.kind === 'write') return true;
+  landsBesideWriteInFlight: (context, event) => {
+    if (event.type !== 'TOOL_SUCCEEDED' || kindOf(context, event) !== 'write') return false;
+    for (const id in context.calls) if (id !== event.id && context.calls[id]!.kind === 'write') return true;
     return false;
   },
 } satisfies Record<string, GuardImpl>;

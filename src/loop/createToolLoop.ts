@@ -150,7 +150,6 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     signal,
   } = parsed.data;
 
-
   // Per user turn.
   let looked = false;
   let lookBlocks = 0;
