@@ -46,7 +46,20 @@ export interface SafetySessionOptions {
   onRecorderError?: (error: unknown, entry: RecordingEntry) => void;
   /** Called when a `subscribe` listener throws. Nothing it did changes a decision. Default `console.error`. */
   onListenerError?: (error: unknown) => void;
+  /**
+   * Told once when the session looks misconfigured: writes keep being blocked for a missing
+   * target and no call was ever a resolve or read (see {@link NO_DISCOVERY_WARNING}). The same
+   * words go in the recording, as the `note` of the entry that triggered it. Default `console.warn`.
+   */
+  onWarning?: (message: string) => void;
 }
+
+/** Blocks for a missing target, with no resolve or read ever seen, after which the session warns. */
+const NO_DISCOVERY_BLOCKS = 3;
+
+/** The warning (and recording note) of a session whose every call is a write: usually a missing classification. */
+const NO_DISCOVERY_WARNING =
+  'no tool was classified as resolve or read, so every write is blocked for a missing target; see docs/classification.md';
 
 /** A tool call as the call-lifecycle API sees it. */
 export interface ToolCallStart {
@@ -245,6 +258,10 @@ class Session implements SafetySession {
   private readonly recorder: SessionRecorder | undefined;
   private readonly onRecorderError: (error: unknown, entry: RecordingEntry) => void;
   private readonly onListenerError: (error: unknown) => void;
+  private readonly onWarning: (message: string) => void;
+  /** For the misconfiguration warning: a resolve or read was seen; blocks for a missing target so far; warned. */
+  private sawDiscovery = false;
+  private noTargetBlocks = 0;
   private readonly listeners = new Set<(session: SafetySession) => void>();
   private snap: Snapshot;
   private seq = 0;
@@ -269,6 +286,8 @@ class Session implements SafetySession {
     this.recorder = options.recorder;
     this.onRecorderError = options.onRecorderError ?? ((e) => console.error('assistant-safety: recorder failed:', e));
     this.onListenerError = options.onListenerError ?? ((e) => console.error('assistant-safety: listener failed:', e));
+    this.onWarning = options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`));
+    if ('snapshot' in start) this.sawDiscovery = start.snapshot.state !== 'RESOLVING';
     if ('config' in start) {
       this.actor = createActor(machine, { input: { config: start.config } });
       this.blockStreak = 0;
@@ -416,6 +435,8 @@ class Session implements SafetySession {
    * its outcome, tells the recorder and the listeners, and returns it.
    */
   private run(call: RecordedCall, method: string = call.type): Outcome {
+    if ('kind' in call && (call.kind === 'resolve' || call.kind === 'read') && call.type !== 'recordLoopBlock')
+      this.sawDiscovery = true;
     switch (call.type) {
       case 'canExecuteTool':
       case 'canFinalAnswer':
@@ -545,6 +566,14 @@ class Session implements SafetySession {
         readAfterWrite: before.context.readAfterWrite,
       });
       outcome = { decision: 'blocked', reasonCode: blocked.reasonCode, blocked };
+      if (
+        blocked.reasonCode === 'NO_VALIDATED_TARGET' &&
+        !this.sawDiscovery &&
+        ++this.noTargetBlocks === NO_DISCOVERY_BLOCKS
+      ) {
+        outcome.note = NO_DISCOVERY_WARNING;
+        report(() => this.onWarning(NO_DISCOVERY_WARNING), undefined);
+      }
     } else {
       this.blockStreak = 0;
     }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { classifyToolCall } from '../classifier.js';
 import { FSMBlockedError } from '../FSMBlockedError.js';
 import { formatPath } from '../MachineDefinition.js';
 import type { SafetySession } from '../SafetySession.js';
@@ -141,7 +140,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
   const {
     session,
     execute,
-    classify = classifyToolCall,
+    classify,
     concurrency,
     mustRunInOrder = () => false,
     maxLookBeforeAskBlocks,
