@@ -20,8 +20,8 @@ import {
   DEFAULT_CONFIG,
   inFlightWriteOf,
   RECOVERY_TTL_MS,
+  SafetyConfig,
   type PendingRecovery,
-  type SafetyConfig,
   type SafetyContext,
 } from './SafetyContext.js';
 import { eventOfCall } from './eventOfCall.js';
@@ -632,19 +632,17 @@ const PERFORM_NAMES = Object.fromEntries(
   ['type', 'id', 'kind', 'tool', 'ok', 'verified', 'unknown', 'code', 'errorCode'].map((k) => [k, `call.${k}`]),
 );
 
+/** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
-  const ttl = options.recoveryTtlMs ?? base.recoveryTtlMs;
-  if (!Number.isInteger(ttl) || ttl < 0) {
-    throw new SafetyInputError('options.recoveryTtlMs', `expected a non-negative integer, got ${String(ttl)}`);
-  }
-  const failed = options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification;
-  if (typeof failed !== 'boolean') {
-    throw new SafetyInputError(
-      'options.failedWriteRequiresVerification',
-      `expected a boolean, got ${describe(failed)}`,
-    );
-  }
-  return { recoveryTtlMs: ttl, failedWriteRequiresVerification: failed };
+  const config = {
+    recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
+    failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
+  };
+  const parsed = SafetyConfig.safeParse(config);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0]) as keyof SafetyConfig;
+  throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
 }
 
 /**
