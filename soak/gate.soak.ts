@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { runScenario, scenarioArb, seedFrom, type RunStats } from '../test/gate/loopModel.js';
 
-const RUNS = 5_000;
+const RUNS = 3_000;
 const MAX_STEPS = 120;
-const TIME_LIMIT_MS = 180_000;
+const TIME_LIMIT_MS = 120_000;
 
 export async function run(): Promise<void> {
   const seed = seedFrom(process.env.GATE_MODEL_SEED);
