@@ -343,7 +343,8 @@ export async function runScenario(sc: Scenario, stats: RunStats): Promise<void> 
         if (kind === 'write') {
           if (acted !== false || sc.failedWriteRequiresVerification) land();
           // A write whose own result carries verification evidence verified itself.
-          if (acted === true && tool?.behaviour === 'evidence' && call.verified === true) verified = true;
+          // (The loop judged the result's evidence; hasVerificationEvidence has its own tests.)
+          if (acted === true && call.verified === true) verified = true;
         } else if ((kind === 'resolve' || kind === 'read') && acted === true) {
           readSucceeded(began);
         }
@@ -376,6 +377,7 @@ export async function runScenario(sc: Scenario, stats: RunStats): Promise<void> 
       throw new Error('the recorder error handler throws too');
     },
     onListenerError: () => {},
+    onWarning: () => {},
   });
   let listened = 0;
   session.subscribe(() => {
