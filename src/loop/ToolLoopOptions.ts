@@ -9,7 +9,7 @@ export interface ClassifiedCall extends ToolCall {
 }
 
 /** What a loop built without a classifier is told: the fix, in words. */
-export const MISSING_CLASSIFIER =
+const MISSING_CLASSIFIER =
   'expected a classifier (toolName, args) => ToolKind: there is no default, because without rules every ordinary tool would be a write and blocked; pass createClassifier(rules) or a preset such as pulseClassifier (see docs/classification.md)';
 
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { message: `expected a function ${what}` });

@@ -22,6 +22,14 @@ describe('a write whose outcome is unknown', () => {
     expect(replayRecording(recorder.entries).divergences).toEqual([]);
   });
 
+  it('should refuse an unknown outcome that claims success, changing nothing', () => {
+    const s = createSafetySession();
+    s.targetEstablished();
+    s.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm' });
+    expect(() => s.endToolCall({ id: 'w', ok: true, unknown: true })).toThrow(/endToolCall: result\.unknown/);
+    expect(s.state).toBe('WRITING');
+  });
+
   it('should still send a write whose tool reported failure back to READING', () => {
     const s = createSafetySession();
     s.targetEstablished();
