@@ -315,12 +315,17 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
             calls: [call('pulse_control', { action: 'restart', target: 'batch-07' }, 'TOOL_TIMEOUT')],
           },
           {
-            think: 'Asks for an action the tool does not know.',
-            calls: [call('pulse_control', { action: 'reboot', target: 'batch-07' }, 'TOOL_ERROR')],
+            think: 'Tries a reboot instead (the timed-out restart may have acted: it needs verifying first).',
+            calls: [call('pulse_control', { action: 'reboot', target: 'batch-07' }, 'FSM_BLOCKED:UNVERIFIED_WRITE')],
           },
           {
-            think: 'Reports the failures: nothing was written, so nothing needs verifying.',
-            answer: 'db-02 does not exist, and batch-07 did not respond to a restart within the time limit.',
+            think: 'Looks at batch-07 again, to see what the restart did.',
+            calls: [call('pulse_get_resource', { id: 'batch-07' })],
+          },
+          {
+            think: 'Reports the failures and what batch-07 looks like now.',
+            answer:
+              'db-02 does not exist. batch-07 did not answer the restart within the time limit; checked afterwards, it is as shown above.',
             expect: 'allowed',
           },
         ],

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { formatPath } from './MachineDefinition.js';
-import { SafetyContext } from './SafetyContext.js';
+import { MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
 import { safeParseInput } from './Issue.js';
 
@@ -17,7 +17,7 @@ export const PersistedSession = z
     state: SessionState,
     context: SafetyContext,
     /** Blocked attempts in a row (reported in block envelopes). */
-    blockStreak: z.int().check(z.nonnegative()),
+    blockStreak: z.int().check(z.nonnegative(), z.lte(MAX_COUNT)),
   })
   .check(
     z.superRefine((s, ctx) => {
@@ -59,28 +59,28 @@ export class SnapshotError extends Error {
   }
 }
 
+/** Prefix that keeps call ids apart from object property names while zod reads the calls (see below). */
+const ID = 'id:';
+
 /**
- * Validates a persisted session (the object or its JSON text), throwing a
- * {@link SnapshotError} that names every bad field.
- *
- * @example
- * const snapshot = parsePersistedSession(JSON.stringify(session.persist()));
- * snapshot.state; // e.g. 'READING'
+ * Validates a persisted session, throwing a {@link SnapshotError} that names every bad field.
+ * The input is read once, as JSON: getters, Proxies and prototypes play no part, and
+ * anything that cannot be read that way (a getter that throws, a hostile Proxy, a cycle) is
+ * a SnapshotError too.
  */
 export function parsePersistedSession(input: unknown): PersistedSession {
-  if (typeof input === 'string') {
-    try {
-      input = JSON.parse(input);
-    } catch (e) {
-      throw new SnapshotError(`invalid snapshot: not JSON (${(e as Error).message})`);
-    }
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? 'undefined'));
+  } catch (e) {
+    throw new SnapshotError(`invalid snapshot: not JSON (${messageOf(e)})`);
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SnapshotError(
-      `invalid snapshot: expected an object, got ${Array.isArray(input) ? 'an array' : typeof input}`,
+      `invalid snapshot: expected an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
     );
   }
-  const { format, version } = input as { format?: unknown; version?: unknown };
+  const { format, version } = value as { format?: unknown; version?: unknown };
   if (format !== PERSISTED_SESSION_FORMAT) {
     throw new SnapshotError(
       `invalid snapshot: format: expected "${PERSISTED_SESSION_FORMAT}", got ${JSON.stringify(format)}`,
@@ -91,10 +91,44 @@ export function parsePersistedSession(input: unknown): PersistedSession {
       `unsupported snapshot version ${JSON.stringify(version)}: this build reads version ${PERSISTED_SESSION_VERSION}`,
     );
   }
-  const parsed = safeParseInput(PersistedSession, input);
+  // zod's records drop a key named `__proto__`; call ids are names, so they are read prefixed.
+  const context = (value as { context?: unknown }).context;
+  const calls = isRecord(context) ? (context as { calls?: unknown }).calls : undefined;
+  if (isRecord(calls)) {
+    const prefixed: Record<string, unknown> = {};
+    for (const [id, call] of Object.entries(calls)) prefixed[ID + id] = call;
+    (context as { calls: unknown }).calls = prefixed;
+  }
+  const parsed = safeParseInput(PersistedSession, value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message }));
+    const issues = parsed.error.issues.map((i) => ({ path: formatPath(unprefixed(i.path)), message: i.message }));
     throw new SnapshotError(`invalid snapshot: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
   }
-  return parsed.data;
+  const out: PersistedSession['context']['calls'] = {};
+  for (const [key, call] of Object.entries(parsed.data.context.calls)) {
+    Object.defineProperty(out, key.slice(ID.length), {
+      value: call,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { ...parsed.data, context: { ...parsed.data.context, calls: out } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function unprefixed(path: readonly PropertyKey[]): PropertyKey[] {
+  const out = [...path];
+  if (out[0] === 'context' && out[1] === 'calls' && typeof out[2] === 'string' && out[2].startsWith(ID))
+    out[2] = out[2].slice(ID.length);
+  return out;
+}
+
+function messageOf(e: unknown): string {
+  try {
+    return e instanceof Error ? e.message : String(e);
+  } catch {
+    return 'unreadable error';
+  }
 }

@@ -35,22 +35,27 @@ export const RecordedCall = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('targetEstablished') }),
   z.strictObject({ type: z.literal('reset') }),
   z.strictObject({ type: z.literal('resetKeepProgress') }),
-  z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool: z.string() }),
-  z.strictObject({ type: z.literal('checkRecoverySuccess'), tool: z.string() }),
+  z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool }),
+  z.strictObject({ type: z.literal('checkRecoverySuccess'), tool }),
   z.strictObject({ type: z.literal('beginToolCall'), id: z.string().check(z.minLength(1)), kind: ToolKind, tool }),
-  /** The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed. */
+  /**
+   * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.
+   * `WRITE_IN_FLIGHT` here: an earlier write's tool, timed out or aborted, is still running.
+   */
   z.strictObject({
     type: z.literal('recordLoopBlock'),
     id: z.string().check(z.minLength(1)),
     kind: ToolKind,
     tool,
-    code: LoopBlockCode,
+    code: RecordedBlockCode,
   }),
+  /** `unknown: true` (with `ok: false`): the call timed out or was aborted; its tool may have acted. */
   z.strictObject({
     type: z.literal('endToolCall'),
     id: z.string().check(z.minLength(1)),
     ok: z.boolean(),
     verified: z.optional(z.boolean()),
+    unknown: z.optional(z.boolean()),
   }),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;
@@ -79,12 +84,7 @@ export const ContextSummary = z.strictObject({
 });
 export type ContextSummary = z.infer<typeof ContextSummary>;
 
-/**
- * The summary a recording keeps of a context.
- *
- * @example
- * summariseContext(session.context).inFlight; // how many calls are in flight
- */
+/** The summary a recording keeps of a context. */
 export function summariseContext(context: SafetyContext): ContextSummary {
   return {
     wroteThisEpisode: context.wroteThisEpisode,

@@ -1,12 +1,20 @@
 import * as z from 'zod/mini';
 import { BlockReasonCode, ToolKind } from './toolKind.js';
 
+/**
+ * The largest counter a snapshot may hold: every counter (write epoch, sequences,
+ * attempts) can still advance exactly, by one, for longer than any session lives.
+ * A snapshot at `Number.MAX_SAFE_INTEGER` would stop the write epoch advancing.
+ */
+export const MAX_COUNT = 2 ** 52;
+const count = () => z.int().check(z.nonnegative(), z.lte(MAX_COUNT));
+
 /** A call that has begun through `beginToolCall` and not ended yet. */
 export const InFlightCall = z.strictObject({
   kind: ToolKind,
   tool: z.string(),
   /** Value of `writeEpoch` when the call began: the causal clock. */
-  epoch: z.int().check(z.nonnegative()),
+  epoch: count(),
   startedAt: z.number(),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
@@ -17,7 +25,7 @@ export const PendingRecovery = z.strictObject({
   errorCode: z.string(),
   tool: z.string(),
   createdAt: z.number(),
-  attempts: z.int().check(z.positive()),
+  attempts: count().check(z.positive()),
 });
 export type PendingRecovery = z.infer<typeof PendingRecovery>;
 
@@ -44,20 +52,20 @@ export const SafetyContext = z.strictObject({
   wroteThisEpisode: z.boolean(),
   readAfterWrite: z.boolean(),
   /** Telemetry only: no value of it ever waives verification. */
-  consecutiveVerifyBlocks: z.int().check(z.nonnegative()),
+  consecutiveVerifyBlocks: count(),
   lastWriteTool: z.nullable(z.string()),
   lastWriteAt: z.nullable(z.number()),
   lastReadTool: z.nullable(z.string()),
   lastReadAt: z.nullable(z.number()),
   /** How many writes have succeeded: a read verifies only if it began at the current epoch. */
-  writeEpoch: z.int().check(z.nonnegative()),
+  writeEpoch: count(),
   /** Calls in flight, by call id. A write among them means the state is WRITING. */
   calls: z.record(z.string(), InFlightCall),
   pendingRecoveries: z.array(PendingRecovery),
   /** Makes recovery ids unique and deterministic (so replays reproduce them). */
-  recoverySeq: z.int().check(z.nonnegative()),
+  recoverySeq: count(),
   /** Total blocks decided; the session compares it across an event to learn of a block. */
-  blockCount: z.int().check(z.nonnegative()),
+  blockCount: count(),
   lastBlock: z.nullable(LastBlock),
   config: SafetyConfig,
 });
@@ -71,13 +79,7 @@ export const DEFAULT_CONFIG: SafetyConfig = {
   failedWriteRequiresVerification: false,
 };
 
-/**
- * The context of a fresh session.
- *
- * @example
- * initialContext().writeEpoch; // 0
- * initialContext({ recoveryTtlMs: 60_000, failedWriteRequiresVerification: true }).config.recoveryTtlMs; // 60000
- */
+/** The context of a fresh session. */
 export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyContext {
   return {
     wroteThisEpisode: false,

@@ -30,8 +30,16 @@ export const ToolSucceededEvent = z.strictObject({
   verified: z.optional(z.boolean()),
   at,
 });
-/** An in-flight call failed (threw, timed out, was aborted, or returned an error). */
-export const ToolFailedEvent = z.strictObject({ type: z.literal('TOOL_FAILED'), id: callId, at });
+/**
+ * An in-flight call did not succeed. Without `unknown` its tool reported failure; with
+ * `unknown: true` its outcome is unknown (it timed out or was aborted, and may have acted).
+ */
+export const ToolFailedEvent = z.strictObject({
+  type: z.literal('TOOL_FAILED'),
+  id: callId,
+  unknown: z.optional(z.boolean()),
+  at,
+});
 export const CheckFinalAnswerEvent = z.strictObject({ type: z.literal('CHECK_FINAL_ANSWER'), at });
 export const CompleteVerificationEvent = z.strictObject({ type: z.literal('COMPLETE_VERIFICATION'), at });
 export const TargetEstablishedEvent = z.strictObject({ type: z.literal('TARGET_ESTABLISHED'), at });

@@ -8,26 +8,27 @@ import {
   type PersistedSession,
 } from './PersistedSession.js';
 import {
-  LoopBlockCode,
+  RecordedCall,
+  RecordingEntry,
   summariseContext,
   type Decision,
   type RecordedBlockCode,
-  type RecordedCall,
-  type RecordingEntry,
   type SessionRecorder,
 } from './RecordingEntry.js';
+import { quickCheckCall } from './quickCheckEntry.js';
 import {
   DEFAULT_CONFIG,
   inFlightWriteOf,
   RECOVERY_TTL_MS,
+  SafetyConfig,
   type PendingRecovery,
-  type SafetyConfig,
   type SafetyContext,
 } from './SafetyContext.js';
 import { eventOfCall } from './eventOfCall.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
-import { TOOL_KINDS, type BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
+import type { SessionState, ToolKind } from './toolKind.js';
+import { safeParseInput } from './Issue.js';
 
 export interface SafetySessionOptions {
   /** Clock, epoch milliseconds. Default `Date.now`. */
@@ -44,7 +45,22 @@ export interface SafetySessionOptions {
   machine?: SafetyMachine;
   /** Called when the recorder throws. The decision stands either way. Default `console.error`. */
   onRecorderError?: (error: unknown, entry: RecordingEntry) => void;
+  /** Called when a `subscribe` listener throws. Nothing it did changes a decision. Default `console.error`. */
+  onListenerError?: (error: unknown) => void;
+  /**
+   * Told once when the session looks misconfigured: writes keep being blocked for a missing
+   * target and no call was ever a resolve or read (see {@link NO_DISCOVERY_WARNING}). The same
+   * words go in the recording, as the `note` of the entry that triggered it. Default `console.warn`.
+   */
+  onWarning?: (message: string) => void;
 }
+
+/** Blocks for a missing target, with no resolve or read ever seen, after which the session warns. */
+const NO_DISCOVERY_BLOCKS = 3;
+
+/** The warning (and recording note) of a session whose every call is a write: usually a missing classification. */
+const NO_DISCOVERY_WARNING =
+  'no tool was classified as resolve or read, so every write is blocked for a missing target; see docs/classification.md';
 
 /** A tool call as the call-lifecycle API sees it. */
 export interface ToolCallStart {
@@ -53,11 +69,16 @@ export interface ToolCallStart {
   tool: string;
 }
 
-/** The end of a tool call. `verified`: the write's own result carries verification evidence. */
+/**
+ * The end of a tool call. `verified`: the write's own result carries verification evidence.
+ * `unknown: true` (with `ok: false`): the call timed out or was aborted, so its tool may have
+ * acted (or may still act); a write ended so is treated as possibly landed and must be verified.
+ */
 export interface ToolCallEnd {
   id: string;
   ok: boolean;
   verified?: boolean;
+  unknown?: boolean;
 }
 
 /** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
@@ -65,7 +86,23 @@ export interface LoopBlock {
   id: string;
   kind: ToolKind;
   tool: string;
-  code: LoopBlockCode;
+  /** `LOOK_BEFORE_ASKING`, `LOOP_DETECTED`, or `WRITE_IN_FLIGHT` for a write while an earlier write's tool still runs. */
+  code: RecordedBlockCode;
+}
+
+/**
+ * What a session did with one call, as a recording says it: the one place it is
+ * decided (the recorder gets the same). See {@link SafetySession.perform}.
+ */
+export interface CallOutcome {
+  decision: Decision;
+  reasonCode?: RecordedBlockCode;
+  /** What the call returned besides a decision: the recovery id tracked or taken. */
+  result?: string;
+  /** Why a call was ignored, e.g. `unknown_call`. */
+  note?: string;
+  /** The block a check returned (the session's value, with its details). */
+  blocked?: FSMBlockedError;
 }
 
 /** The call a write in flight is. */
@@ -115,6 +152,18 @@ export interface SafetySession {
    */
   recordLoopBlock(block: LoopBlock): void;
 
+  /**
+   * Performs one call given in the recording's vocabulary and returns its
+   * outcome, the same one the recorder receives: replays, playgrounds and the
+   * model-based path tests drive a session through this.
+   *
+   * @throws {SafetyInputError} for a malformed call (or `create`/`restore`, which start a session).
+   * @example
+   * session.perform({ type: 'beginToolCall', id: 'c1', kind: 'write', tool: 'restart_vm' });
+   * // { decision: 'blocked', reasonCode: 'NO_VALIDATED_TARGET', blocked: FSMBlockedError }
+   */
+  perform(call: RecordedCall): CallOutcome;
+
   persist(): PersistedSession;
   subscribe(listener: (session: SafetySession) => void): () => void;
 }
@@ -133,28 +182,74 @@ export class SafetyInputError extends TypeError {
 
 const describe = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : typeof v);
 
-function checkKind(path: string, kind: unknown): asserts kind is ToolKind {
-  if (!(TOOL_KINDS as readonly unknown[]).includes(kind)) {
-    throw new SafetyInputError(path, `expected one of ${TOOL_KINDS.join(', ')}, got ${describe(kind)}`);
-  }
-}
-function checkName(path: string, name: unknown): asserts name is string {
-  if (typeof name !== 'string' || name.length === 0) {
-    throw new SafetyInputError(path, `expected a non-empty string, got ${describe(name)}`);
-  }
-}
 function checkObject(path: string, value: unknown): asserts value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null)
     throw new SafetyInputError(path, `expected an object, got ${describe(value)}`);
 }
 
+const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.type.def.values[0] as string, o]));
+
+/**
+ * Checks an API call against the recording format's own schema (`RecordedCall`):
+ * the allocation-free quick check first, zod for anything it cannot vouch for
+ * (zod is the judge and words the error). `names` maps a field to the
+ * argument's name in the method's signature, for the error's path.
+ */
+function validCall<C extends RecordedCall>(method: string, call: C, names: Record<string, string> = {}): C {
+  if (quickCheckCall(call)) return call;
+  const schema = CALL_SCHEMAS.get((call as { type?: unknown }).type as string);
+  if (!schema)
+    throw new SafetyInputError(`${method}: call.type`, `expected a session call, got ${describe(call.type)}`);
+  const parsed = safeParseInput(schema, call);
+  if (parsed.success) return parsed.data as C;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length ? String(issue.path[0]) : '';
+  const got = field ? (call as Record<string, unknown>)[field] : call;
+  throw new SafetyInputError(`${method}: ${names[field] ?? field}`, `${issue.message}, got ${describe(got)}`);
+}
+
+const SESSION_ID = RecordingEntry.shape.session;
+
+function checkId(id: unknown): asserts id is string {
+  const parsed = safeParseInput(SESSION_ID, id);
+  if (!parsed.success)
+    throw new SafetyInputError('options.id', `${parsed.error.issues[0]!.message}, got ${describe(id)}`);
+}
+
+/** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
+function readingOf(now: () => number): number | undefined {
+  let t: unknown;
+  try {
+    t = now();
+  } catch {
+    return undefined;
+  }
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** The latest time a snapshot mentions: a restored session's time never goes below it. */
+function latestTimeOf(context: SafetyContext): number {
+  let t = -Infinity;
+  for (const v of [context.lastWriteAt, context.lastReadAt]) if (v !== null && v > t) t = v;
+  for (const id in context.calls) t = Math.max(t, context.calls[id]!.startedAt);
+  for (const r of context.pendingRecoveries) t = Math.max(t, r.createdAt);
+  return t;
+}
+
+/** Calls an error handler; a handler that throws too is not allowed to change anything either. */
+function report(handler: (error: unknown) => void, error: unknown): void {
+  try {
+    handler(error);
+  } catch {
+    // Nothing left to tell: the decision stands.
+  }
+}
+
 type Snapshot = ReturnType<Actor<SafetyMachine>['getSnapshot']>;
 
-interface Outcome {
-  decision: Decision;
-  reasonCode?: RecordedBlockCode;
-  result?: string;
-  note?: string;
+/** An outcome, plus the recovery a `checkRecoverySuccess` took (its method returns it whole). */
+interface Outcome extends CallOutcome {
+  taken?: PendingRecovery;
 }
 
 class Session implements SafetySession {
@@ -163,10 +258,17 @@ class Session implements SafetySession {
   private readonly now: () => number;
   private readonly recorder: SessionRecorder | undefined;
   private readonly onRecorderError: (error: unknown, entry: RecordingEntry) => void;
+  private readonly onListenerError: (error: unknown) => void;
+  private readonly onWarning: (message: string) => void;
+  /** For the misconfiguration warning: a resolve or read was seen; blocks for a missing target so far; warned. */
+  private sawDiscovery = false;
+  private noTargetBlocks = 0;
   private readonly listeners = new Set<(session: SafetySession) => void>();
   private snap: Snapshot;
   private seq = 0;
   private blockStreak: number;
+  /** Session time: the latest good clock reading. It never goes backwards, and a bad reading leaves it as it is. */
+  private time: number;
 
   constructor(
     id: string,
@@ -176,8 +278,17 @@ class Session implements SafetySession {
   ) {
     this.id = id;
     this.now = options.now ?? Date.now;
+    if (typeof this.now !== 'function')
+      throw new SafetyInputError('options.now', `expected a function, got ${describe(this.now)}`);
+    const first = readingOf(this.now);
+    if (first === undefined)
+      throw new SafetyInputError('options.now', 'the clock must return finite epoch milliseconds (a number)');
+    this.time = 'config' in start ? first : Math.max(first, latestTimeOf(start.snapshot.context));
     this.recorder = options.recorder;
     this.onRecorderError = options.onRecorderError ?? ((e) => console.error('assistant-safety: recorder failed:', e));
+    this.onListenerError = options.onListenerError ?? ((e) => console.error('assistant-safety: listener failed:', e));
+    this.onWarning = options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`));
+    if ('snapshot' in start) this.sawDiscovery = start.snapshot.state !== 'RESOLVING';
     if ('config' in start) {
       this.actor = createActor(machine, { input: { config: start.config } });
       this.blockStreak = 0;
@@ -191,8 +302,15 @@ class Session implements SafetySession {
     if (this.recorder) {
       const call: RecordedCall =
         'config' in start ? { type: 'create', config: start.config } : { type: 'restore', snapshot: start.snapshot };
-      this.record(this.now(), call, this.snap, { decision: 'applied' });
+      this.record(this.time, call, this.snap, { decision: 'applied' });
     }
+  }
+
+  /** The session's time now: see {@link Session.time}. */
+  private clock(): number {
+    const t = readingOf(this.now);
+    if (t !== undefined && t > this.time) this.time = t;
+    return this.time;
   }
 
   // ---- reading ----
@@ -227,7 +345,7 @@ class Session implements SafetySession {
   get pendingRecoveries(): readonly PendingRecovery[] {
     const { pendingRecoveries, config } = this.snap.context;
     if (pendingRecoveries.length === 0) return pendingRecoveries;
-    const now = this.now();
+    const now = this.clock();
     return pendingRecoveries.filter((r) => now - r.createdAt <= config.recoveryTtlMs);
   }
   get inFlightWrite() {
@@ -237,64 +355,50 @@ class Session implements SafetySession {
   // ---- compatible API ----
 
   canExecuteTool(kind: ToolKind, toolName: string): FSMBlockedError | null {
-    checkKind('canExecuteTool: kind', kind);
-    checkName('canExecuteTool: toolName', toolName);
-    return this.decide({ type: 'canExecuteTool', kind, tool: toolName });
+    const call = validCall('canExecuteTool', { type: 'canExecuteTool', kind, tool: toolName }, { tool: 'toolName' });
+    return this.run(call).blocked ?? null;
   }
 
   onToolSuccess(kind: ToolKind, toolName: string): void {
-    checkKind('onToolSuccess: kind', kind);
-    checkName('onToolSuccess: toolName', toolName);
-    this.apply({ type: 'onToolSuccess', kind, tool: toolName });
+    this.run(validCall('onToolSuccess', { type: 'onToolSuccess', kind, tool: toolName }, { tool: 'toolName' }));
   }
 
   canFinalAnswer(): FSMBlockedError | null {
-    return this.decide({ type: 'canFinalAnswer' });
+    return this.run({ type: 'canFinalAnswer' }).blocked ?? null;
   }
 
   completeVerification(): void {
-    this.apply({ type: 'completeVerification' });
+    this.run({ type: 'completeVerification' });
   }
 
   targetEstablished(): void {
-    this.apply({ type: 'targetEstablished' });
+    this.run({ type: 'targetEstablished' });
   }
 
   reset(): void {
-    this.blockStreak = 0;
-    this.apply({ type: 'reset' });
+    this.run({ type: 'reset' });
   }
 
   resetKeepProgress(): void {
-    this.apply({ type: 'resetKeepProgress' });
+    this.run({ type: 'resetKeepProgress' });
   }
 
   trackPendingRecovery(errorCode: string, toolName: string): string {
-    if (typeof errorCode !== 'string')
-      throw new SafetyInputError('trackPendingRecovery: errorCode', `expected a string, got ${describe(errorCode)}`);
-    checkName('trackPendingRecovery: toolName', toolName);
-    const before = this.snap.context.pendingRecoveries;
-    let id = '';
-    this.apply({ type: 'trackPendingRecovery', errorCode, tool: toolName }, (after) => {
-      const known = new Set(before.map((r) => r.recoveryId));
-      id = after.context.pendingRecoveries.find((r) => !known.has(r.recoveryId))?.recoveryId ?? '';
-      return id ? { result: id } : {};
-    });
-    return id;
+    const call = validCall(
+      'trackPendingRecovery',
+      { type: 'trackPendingRecovery', errorCode, tool: toolName },
+      { tool: 'toolName' },
+    );
+    return this.run(call).result ?? '';
   }
 
   checkRecoverySuccess(toolName: string): PendingRecovery | undefined {
-    checkName('checkRecoverySuccess: toolName', toolName);
-    const before = this.snap.context;
-    let taken: PendingRecovery | undefined;
-    this.apply({ type: 'checkRecoverySuccess', tool: toolName }, (after, at) => {
-      const kept = new Set(after.context.pendingRecoveries.map((r) => r.recoveryId));
-      taken = before.pendingRecoveries.find(
-        (r) => !kept.has(r.recoveryId) && at - r.createdAt <= before.config.recoveryTtlMs,
-      );
-      return taken ? { result: taken.recoveryId } : {};
-    });
-    return taken;
+    const call = validCall(
+      'checkRecoverySuccess',
+      { type: 'checkRecoverySuccess', tool: toolName },
+      { tool: 'toolName' },
+    );
+    return this.run(call).taken;
   }
 
   // ---- call-lifecycle API ----
@@ -302,54 +406,94 @@ class Session implements SafetySession {
   beginToolCall(call: ToolCallStart): FSMBlockedError | null {
     checkObject('beginToolCall: call', call);
     const { id, kind, tool } = call;
-    checkName('beginToolCall: call.id', id);
-    checkKind('beginToolCall: call.kind', kind);
-    checkName('beginToolCall: call.tool', tool);
-    if (Object.hasOwn(this.snap.context.calls, id)) {
-      throw new SafetyInputError('beginToolCall: call.id', `call ${JSON.stringify(id)} is already in flight`);
-    }
-    return this.decide({ type: 'beginToolCall', id, kind, tool });
+    const checked = validCall('beginToolCall', { type: 'beginToolCall', id, kind, tool }, CALL_NAMES);
+    return this.run(checked, 'beginToolCall').blocked ?? null;
   }
 
   endToolCall(result: ToolCallEnd): void {
     checkObject('endToolCall: result', result);
-    const { id, ok, verified } = result;
-    checkName('endToolCall: result.id', id);
-    if (typeof ok !== 'boolean')
-      throw new SafetyInputError('endToolCall: result.ok', `expected a boolean, got ${describe(ok)}`);
-    if (verified !== undefined && typeof verified !== 'boolean') {
-      throw new SafetyInputError(
-        'endToolCall: result.verified',
-        `expected a boolean or undefined, got ${describe(verified)}`,
-      );
-    }
-    const call: RecordedCall =
-      verified === undefined ? { type: 'endToolCall', id, ok } : { type: 'endToolCall', id, ok, verified };
-    if (!Object.hasOwn(this.snap.context.calls, id)) {
-      // Never begun, blocked, or already ended: nothing changes, but the recording says so.
-      if (this.recorder) this.record(this.now(), call, this.snap, { decision: 'ignored', note: 'unknown_call' });
-      for (const listener of this.listeners) listener(this);
-      return;
-    }
-    this.apply(call);
+    const { id, ok, verified, unknown } = result;
+    const call: RecordedCall = { type: 'endToolCall', id, ok };
+    if (verified !== undefined) call.verified = verified;
+    if (unknown !== undefined) call.unknown = unknown;
+    this.run(validCall('endToolCall', call, RESULT_NAMES), 'endToolCall');
   }
 
   recordLoopBlock(block: LoopBlock): void {
     checkObject('recordLoopBlock: block', block);
     const { id, kind, tool, code } = block;
-    checkName('recordLoopBlock: block.id', id);
-    checkKind('recordLoopBlock: block.kind', kind);
-    checkName('recordLoopBlock: block.tool', tool);
-    if (!LoopBlockCode.safeParse(code).success) {
-      throw new SafetyInputError(
-        'recordLoopBlock: block.code',
-        `expected one of ${LoopBlockCode.options.join(', ')}, got ${describe(code)}`,
-      );
+    this.run(validCall('recordLoopBlock', { type: 'recordLoopBlock', id, kind, tool, code }, BLOCK_NAMES));
+  }
+
+  perform(call: RecordedCall): CallOutcome {
+    checkObject('perform: call', call);
+    const { taken: _, ...outcome } = this.run(validCall('perform', call, PERFORM_NAMES), 'perform');
+    return outcome;
+  }
+
+  /**
+   * Every call, whichever method it came through: the one place that decides
+   * its outcome, tells the recorder and the listeners, and returns it.
+   */
+  private run(call: RecordedCall, method: string = call.type): Outcome {
+    if ('kind' in call && (call.kind === 'resolve' || call.kind === 'read') && call.type !== 'recordLoopBlock')
+      this.sawDiscovery = true;
+    switch (call.type) {
+      case 'canExecuteTool':
+      case 'canFinalAnswer':
+        return this.decide(call);
+      case 'beginToolCall':
+        if (Object.hasOwn(this.snap.context.calls, call.id)) {
+          throw new SafetyInputError(`${method}: call.id`, `call ${JSON.stringify(call.id)} is already in flight`);
+        }
+        return this.decide(call);
+      case 'endToolCall': {
+        if (call.unknown === true && call.ok) {
+          throw new SafetyInputError(
+            `${method}: result.unknown`,
+            'an unknown outcome is not a success: give ok: false',
+          );
+        }
+        if (!Object.hasOwn(this.snap.context.calls, call.id)) {
+          // Never begun, blocked, or already ended: nothing changes, but the recording says so.
+          const outcome: Outcome = { decision: 'ignored', note: 'unknown_call' };
+          this.finish(this.clock(), call, this.snap, this.snap, outcome);
+          return outcome;
+        }
+        return this.apply(call);
+      }
+      case 'recordLoopBlock': {
+        // The loop's decision, not the machine's: the machine is not asked and nothing changes.
+        const outcome: Outcome = { decision: 'blocked', reasonCode: call.code };
+        this.finish(this.clock(), call, this.snap, this.snap, outcome);
+        return outcome;
+      }
+      case 'reset':
+        this.blockStreak = 0;
+        return this.apply(call);
+      case 'trackPendingRecovery': {
+        const known = new Set(this.snap.context.pendingRecoveries.map((r) => r.recoveryId));
+        return this.apply(call, (after) => {
+          const id = after.context.pendingRecoveries.find((r) => !known.has(r.recoveryId))?.recoveryId;
+          return id ? { result: id } : {};
+        });
+      }
+      case 'checkRecoverySuccess': {
+        const before = this.snap.context;
+        return this.apply(call, (after, at) => {
+          const kept = new Set(after.context.pendingRecoveries.map((r) => r.recoveryId));
+          const taken = before.pendingRecoveries.find(
+            (r) => !kept.has(r.recoveryId) && at - r.createdAt <= before.config.recoveryTtlMs,
+          );
+          return taken ? { result: taken.recoveryId, taken } : {};
+        });
+      }
+      case 'create':
+      case 'restore':
+        throw new SafetyInputError(`${method}: call.type`, `"${call.type}" starts a session; it is not a call on one`);
+      default:
+        return this.apply(call);
     }
-    this.finish(this.now(), { type: 'recordLoopBlock', id, kind, tool, code }, this.snap, this.snap, {
-      decision: 'blocked',
-      reasonCode: code,
-    });
   }
 
   // ---- persistence and observation ----
@@ -369,6 +513,8 @@ class Session implements SafetySession {
   }
 
   subscribe(listener: (session: SafetySession) => void): () => void {
+    if (typeof listener !== 'function')
+      throw new SafetyInputError('subscribe: listener', `expected a function, got ${describe(listener)}`);
     this.listeners.add(listener);
     return () => {
       this.listeners.delete(listener);
@@ -402,15 +548,15 @@ class Session implements SafetySession {
   }
 
   /** A check: allowed unless the machine ran a `block` action for it. */
-  private decide(call: RecordedCall): FSMBlockedError | null {
-    const at = this.now();
+  private decide(call: RecordedCall): Outcome {
+    const at = this.clock();
     const event = this.eventOf(call, at);
     const { before, after } = this.send(event);
-    let blocked: FSMBlockedError | null = null;
+    let outcome: Outcome = { decision: 'allowed' };
     if (after.context.blockCount > before.context.blockCount && after.context.lastBlock) {
       this.blockStreak += 1;
       const block = after.context.lastBlock;
-      blocked = new FSMBlockedError({
+      const blocked = new FSMBlockedError({
         state: before.value as SessionState,
         reasonCode: block.reasonCode,
         ...((event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL') && {
@@ -420,28 +566,40 @@ class Session implements SafetySession {
         consecutiveBlocks: this.blockStreak,
         readAfterWrite: before.context.readAfterWrite,
       });
+      outcome = { decision: 'blocked', reasonCode: blocked.reasonCode, blocked };
+      if (
+        blocked.reasonCode === 'NO_VALIDATED_TARGET' &&
+        !this.sawDiscovery &&
+        ++this.noTargetBlocks === NO_DISCOVERY_BLOCKS
+      ) {
+        outcome.note = NO_DISCOVERY_WARNING;
+        report(() => this.onWarning(NO_DISCOVERY_WARNING), undefined);
+      }
     } else {
       this.blockStreak = 0;
     }
-    this.finish(
-      at,
-      call,
-      before,
-      after,
-      blocked ? { decision: 'blocked', reasonCode: blocked.reasonCode } : { decision: 'allowed' },
-    );
-    return blocked;
+    this.finish(at, call, before, after, outcome);
+    return outcome;
   }
 
-  private apply(call: RecordedCall, extra?: (after: Snapshot, at: number) => Partial<Outcome>): void {
-    const at = this.now();
+  private apply(call: RecordedCall, extra?: (after: Snapshot, at: number) => Partial<Outcome>): Outcome {
+    const at = this.clock();
     const { before, after } = this.send(this.eventOf(call, at));
-    this.finish(at, call, before, after, { decision: 'applied', ...extra?.(after, at) });
+    const outcome: Outcome = { decision: 'applied', ...extra?.(after, at) };
+    this.finish(at, call, before, after, outcome);
+    return outcome;
   }
 
+  /** Tells the recorder and the listeners. Neither can change the outcome: their errors are reported, not thrown. */
   private finish(at: number, call: RecordedCall, before: Snapshot, after: Snapshot, outcome: Outcome): void {
     if (this.recorder) this.record(at, call, before, outcome, after);
-    for (const listener of this.listeners) listener(this);
+    for (const listener of this.listeners) {
+      try {
+        listener(this);
+      } catch (error) {
+        report(this.onListenerError, error);
+      }
+    }
   }
 
   private record(at: number, call: RecordedCall, before: Snapshot, outcome: Outcome, after: Snapshot = before): void {
@@ -462,24 +620,30 @@ class Session implements SafetySession {
     try {
       this.recorder!.record(entry);
     } catch (error) {
-      this.onRecorderError(error, entry);
+      report((e) => this.onRecorderError(e, entry), error);
     }
   }
 }
 
+/** Argument names of the lifecycle methods, for error paths. */
+const CALL_NAMES = { id: 'call.id', kind: 'call.kind', tool: 'call.tool' };
+const RESULT_NAMES = { id: 'result.id', ok: 'result.ok', verified: 'result.verified', unknown: 'result.unknown' };
+const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', code: 'block.code' };
+const PERFORM_NAMES = Object.fromEntries(
+  ['type', 'id', 'kind', 'tool', 'ok', 'verified', 'unknown', 'code', 'errorCode'].map((k) => [k, `call.${k}`]),
+);
+
+/** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
-  const ttl = options.recoveryTtlMs ?? base.recoveryTtlMs;
-  if (!Number.isInteger(ttl) || ttl < 0) {
-    throw new SafetyInputError('options.recoveryTtlMs', `expected a non-negative integer, got ${String(ttl)}`);
-  }
-  const failed = options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification;
-  if (typeof failed !== 'boolean') {
-    throw new SafetyInputError(
-      'options.failedWriteRequiresVerification',
-      `expected a boolean, got ${describe(failed)}`,
-    );
-  }
-  return { recoveryTtlMs: ttl, failedWriteRequiresVerification: failed };
+  const config = {
+    recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
+    failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
+  };
+  const parsed = safeParseInput(SafetyConfig, config);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0]) as keyof SafetyConfig;
+  throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
 }
 
 /**
@@ -496,7 +660,7 @@ function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_
  */
 export function createSafetySession(options: SafetySessionOptions = {}): SafetySession {
   const id = options.id ?? globalThis.crypto.randomUUID();
-  checkName('options.id', id);
+  checkId(id);
   return new Session(id, options.machine ?? safetyMachine, options, { config: configFrom(options) });
 }
 
@@ -513,7 +677,7 @@ export function restoreSafetySession(persisted: unknown, options: SafetySessionO
   const snapshot = parsePersistedSession(persisted);
   const config = configFrom(options, snapshot.context.config);
   const id = options.id ?? snapshot.id;
-  checkName('options.id', id);
+  checkId(id);
   return new Session(id, options.machine ?? safetyMachine, options, {
     snapshot: { ...snapshot, id, context: { ...snapshot.context, config } },
   });

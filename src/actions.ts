@@ -22,8 +22,15 @@ function withoutCall(calls: SafetyContext['calls'], id: string | undefined): Saf
   if (id === undefined || !Object.hasOwn(calls, id)) return calls;
   // Rebuilt rather than `delete`d: deleting keys sends V8 objects into slow dictionary mode.
   const rest: SafetyContext['calls'] = {};
-  for (const key in calls) if (key !== id) rest[key] = calls[key]!;
+  for (const key in calls) if (key !== id) setCall(rest, key, calls[key]!);
   return rest;
+}
+
+/** Adds a call by id as an own property: an id like `__proto__` is just a name, never the prototype. */
+function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext['calls'][string]): void {
+  if (id === '__proto__')
+    Object.defineProperty(calls, id, { value: call, enumerable: true, writable: true, configurable: true });
+  else calls[id] = call;
 }
 
 /** Drops recoveries older than the TTL, measured on the event's clock reading. */
@@ -86,21 +93,14 @@ export const actionImplementations = {
   recordWrite: defineAction({
     run: (context, event) => {
       const subject = subjectOf(context, event);
-      const ownId = 'id' in event ? event.id : undefined;
-      // Any other write in flight is cleared: a success reported through the
-      // compatible API lands the write the session was waiting for.
-      const calls: SafetyContext['calls'] = {};
-      for (const id in context.calls) {
-        const call = context.calls[id]!;
-        if (call.kind !== 'write' || id === ownId) calls[id] = call;
-      }
+      // Calls in flight stay: a write reported through the compatible API is one more
+      // landed write; it neither ends nor forgets a write in flight (finishCall ends a call).
       return {
         wroteThisEpisode: true,
         readAfterWrite: false,
         lastWriteTool: subject?.tool ?? null,
         lastWriteAt: event.at,
         writeEpoch: context.writeEpoch + 1,
-        calls,
       };
     },
   }),

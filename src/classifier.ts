@@ -7,7 +7,7 @@ import { safeParseInput } from './Issue.js';
 export const ArgumentRule = z.strictObject({
   /** The discriminating argument, e.g. `action`, `type`, `operation`. */
   arg: z.string().check(z.minLength(1)),
-  /** Kind per value (compared trimmed and lower-cased). */
+  /** Kind per value (compared trimmed, NFKC-normalised and case-folded; see {@link normaliseValue}). */
   values: z.record(z.string(), ToolKind),
   /** Kind of a string value not listed in `values`. */
   default: ToolKind,
@@ -74,16 +74,58 @@ export class ClassifierRulesError extends Error {
 }
 
 /**
+ * How a discriminator value and a rule's value are compared: trimmed, NFKC
+ * (so `ｄｉｓｍｉｓｓ` and `dismiſſ` read `dismiss`) and case-folded (upper then
+ * lower case, so `ß` matches `ss` and `ı` matches `i`), as a downstream tool
+ * that folds case would see it.
+ */
+function normaliseValue(value: string): string {
+  return value.trim().normalize('NFKC').toUpperCase().toLowerCase();
+}
+
+/** Printable ASCII only: no invisible, control, space or non-ASCII character. */
+const PLAIN = /^[\x21-\x7e]*$/;
+
+/** A discriminator: its normalised form, and whether it was plain (printable ASCII) as given. */
+interface Discriminator {
+  value: string;
+  plain: boolean;
+}
+
+/**
  * Reads an own data property of untrusted arguments: never an inherited one
  * (so `__proto__` tricks cannot supply it), never a getter (so hostile objects
  * run no code), and only a string.
  */
-function stringArg(args: unknown, name: string): string | undefined | null {
+function stringArg(args: unknown, name: string): Discriminator | undefined | null {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
   const desc = Object.getOwnPropertyDescriptor(args, name);
   if (!desc) return undefined;
   if (!('value' in desc) || typeof desc.value !== 'string') return null; // present but not a string
-  return desc.value.trim().toLowerCase();
+  return { value: normaliseValue(desc.value), plain: PLAIN.test(desc.value.trim()) };
+}
+
+const KIND_LIST = ToolKind.options.join(', ');
+
+/** A rules issue in words a rule author can act on: a bad kind lists the kinds. */
+function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): { path: string; message: string } {
+  const path = formatPath(issue.path);
+  let value: unknown = rules;
+  for (const key of issue.path)
+    value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  const got = typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
+  if (issue.code === 'invalid_union' && issue.path[0] === 'tools' && issue.path.length === 2) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      // An argument rule: report what is wrong inside it.
+      const inner = issue.errors[1]?.[0];
+      if (inner) return ruleIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, rules);
+    }
+    return { path, message: `expected a tool kind (one of ${KIND_LIST}) or an argument rule, got ${got}` };
+  }
+  if (issue.code === 'invalid_value' && ToolKind.options.every((k) => issue.values.includes(k))) {
+    return { path, message: `expected a tool kind (one of ${KIND_LIST}), got ${got}` };
+  }
+  return { path, message: issue.message };
 }
 
 /**
@@ -105,7 +147,7 @@ function stringArg(args: unknown, name: string): string | undefined | null {
 export function createClassifier(rules: unknown): ToolClassifier {
   const parsed = safeParseInput(ClassifierRules, rules);
   if (!parsed.success) {
-    throw new ClassifierRulesError(parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })));
+    throw new ClassifierRulesError(parsed.error.issues.map((i) => ruleIssue(i, rules)));
   }
   const { tools, verbArgs = ['action', 'operation'], verbs } = parsed.data;
   // Maps, not objects: a tool named `__proto__` or `constructor` is just a name.
@@ -117,7 +159,7 @@ export function createClassifier(rules: unknown): ToolClassifier {
         ? rule
         : {
             ...rule,
-            values: Object.fromEntries(Object.entries(rule.values).map(([v, k]) => [v.trim().toLowerCase(), k])),
+            values: Object.fromEntries(Object.entries(rule.values).map(([v, k]) => [normaliseValue(v), k])),
           },
     );
   }
@@ -125,28 +167,39 @@ export function createClassifier(rules: unknown): ToolClassifier {
   for (const [name, rule] of table) {
     if (typeof rule !== 'string') valueTables.set(name, new Map(Object.entries(rule.values)));
   }
-  const writeVerbs = new Set((verbs?.write ?? GENERIC_WRITE_VERBS).map((v) => v.toLowerCase()));
-  const readVerbs = new Set((verbs?.read ?? GENERIC_READ_VERBS).map((v) => v.toLowerCase()));
+  const writeVerbs = new Set((verbs?.write ?? GENERIC_WRITE_VERBS).map(normaliseValue));
+  const readVerbs = new Set((verbs?.read ?? GENERIC_READ_VERBS).map(normaliseValue));
 
-  return (toolName: string, args?: unknown): ToolKind => {
+  const classify = (toolName: string, args?: unknown): ToolKind => {
     if (typeof toolName !== 'string') return 'write';
     const rule = table.get(toolName);
     if (rule !== undefined) {
       if (typeof rule === 'string') return rule;
-      const value = stringArg(args, rule.arg);
-      if (value === undefined) return rule.missing ?? 'write';
-      if (value === null) return 'write';
-      return valueTables.get(toolName)!.get(value) ?? rule.default;
+      const found = stringArg(args, rule.arg);
+      if (found === undefined) return rule.missing ?? 'write';
+      if (found === null) return 'write';
+      const named = valueTables.get(toolName)!.get(found.value);
+      if (named !== undefined) return named;
+      // A look-alike (invisible or non-ASCII characters) that no rule names is a write:
+      // a downstream tool may read it as a value that writes.
+      return found.plain ? rule.default : 'write';
     }
     // Generic verbs: every verb present must be a read verb for the call to be a read.
     let sawRead = false;
     for (const name of verbArgs) {
-      const value = stringArg(args, name);
-      if (value === undefined) continue;
-      if (value === null || !readVerbs.has(value) || writeVerbs.has(value)) return 'write';
+      const found = stringArg(args, name);
+      if (found === undefined) continue;
+      if (found === null || !readVerbs.has(found.value) || writeVerbs.has(found.value)) return 'write';
       sawRead = true;
     }
     return sawRead ? 'read' : 'write';
+  };
+  return (toolName: string, args?: unknown): ToolKind => {
+    try {
+      return classify(toolName, args);
+    } catch {
+      return 'write'; // arguments that cannot be read (a hostile Proxy) fail closed
+    }
   };
 }
 

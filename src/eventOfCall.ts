@@ -39,7 +39,7 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
       if (!Object.hasOwn(context.calls, call.id)) return undefined;
       return call.ok
         ? { type: 'TOOL_SUCCEEDED', id: call.id, at, ...(call.verified !== undefined && { verified: call.verified }) }
-        : { type: 'TOOL_FAILED', id: call.id, at };
+        : { type: 'TOOL_FAILED', id: call.id, at, ...(call.unknown === true && { unknown: true }) };
     case 'recordLoopBlock':
     case 'create':
     case 'restore':

@@ -56,7 +56,17 @@ export const guardImplementations = {
     event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
   failedWriteNeedsVerification: (context, event) =>
-    context.config.failedWriteRequiresVerification && kindOf(context, event) === 'write',
+    kindOf(context, event) === 'write' &&
+    (context.config.failedWriteRequiresVerification || (event.type === 'TOOL_FAILED' && event.unknown === true)),
+  writeLandedMeanwhile: (context, event) => {
+    const subject = subjectOf(context, event);
+    return subject?.kind === 'write' && subject.epoch < context.writeEpoch;
+  },
+  landsBesideWriteInFlight: (context, event) => {
+    if (event.type !== 'TOOL_SUCCEEDED' || kindOf(context, event) !== 'write') return false;
+    for (const id in context.calls) if (id !== event.id && context.calls[id]!.kind === 'write') return true;
+    return false;
+  },
 } satisfies Record<string, GuardImpl>;
 
 export type GuardName = keyof typeof guardImplementations;

@@ -17,7 +17,6 @@ import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 const TOOL_KINDS: ReadonlySet<unknown> = new Set(ToolKind.options);
 const STATES: ReadonlySet<unknown> = new Set(SessionState.options);
 const REASONS: ReadonlySet<unknown> = new Set([...BlockReasonCode.options, ...LoopBlockCode.options]);
-const LOOP_CODES: ReadonlySet<unknown> = new Set(LoopBlockCode.options);
 const DECISIONS: ReadonlySet<unknown> = new Set(Decision.options);
 
 type Obj = Record<string, unknown>;
@@ -36,8 +35,13 @@ const isCount = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
 const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
 const isName = (x: unknown) => typeof x === 'string' && x.length > 0;
 
+/**
+ * The call of an entry (`RecordedCall`), by the same one-sided rule: true only
+ * if zod's `RecordedCall.safeParse` accepts it unchanged. The session checks
+ * API input with it before asking zod to word an error.
+ */
 // Each check counts the object's keys and verifies exactly that many known ones: no unknown key gets through.
-function checkCall(c: unknown): boolean {
+export function quickCheckCall(c: unknown): boolean {
   if (!isObject(c)) return false;
   const n = keyCount(c);
   switch (c.type) {
@@ -51,15 +55,25 @@ function checkCall(c: unknown): boolean {
     case 'resetKeepProgress':
       return n === 1;
     case 'trackPendingRecovery':
-      return n === 3 && typeof c.errorCode === 'string' && typeof c.tool === 'string';
+      return n === 3 && typeof c.errorCode === 'string' && isName(c.tool);
     case 'checkRecoverySuccess':
-      return n === 2 && typeof c.tool === 'string';
+      return n === 2 && isName(c.tool);
     case 'beginToolCall':
       return n === 4 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool);
     case 'recordLoopBlock':
-      return n === 5 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool) && LOOP_CODES.has(c.code);
-    case 'endToolCall':
-      return (n === 3 || (n === 4 && typeof c.verified === 'boolean')) && isName(c.id) && typeof c.ok === 'boolean';
+      return n === 5 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool) && REASONS.has(c.code);
+    case 'endToolCall': {
+      let keys = 3;
+      if (c.verified !== undefined) {
+        if (typeof c.verified !== 'boolean') return false;
+        keys++;
+      }
+      if (c.unknown !== undefined) {
+        if (typeof c.unknown !== 'boolean') return false;
+        keys++;
+      }
+      return n === keys && isName(c.id) && typeof c.ok === 'boolean';
+    }
     default:
       return false; // create, restore (their config and snapshot are zod's) and anything unknown
   }
@@ -122,7 +136,7 @@ export function quickCheckEntry(value: unknown): boolean {
     DECISIONS.has(value.decision) &&
     STATES.has(value.before) &&
     STATES.has(value.after) &&
-    checkCall(value.call) &&
+    quickCheckCall(value.call) &&
     checkContext(value.context)
   );
 }

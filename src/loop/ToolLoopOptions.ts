@@ -8,6 +8,10 @@ export interface ClassifiedCall extends ToolCall {
   kind: ToolKind;
 }
 
+/** What a loop built without a classifier is told: the fix, in words. */
+const MISSING_CLASSIFIER =
+  'expected a classifier (toolName, args) => ToolKind: there is no default, because without rules every ordinary tool would be a write and blocked; pass createClassifier(rules) or a preset such as pulseClassifier (see docs/classification.md)';
+
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { message: `expected a function ${what}` });
 
 const SESSION_METHODS = [
@@ -30,8 +34,15 @@ export const ToolLoopOptions = z.strictObject({
   ),
   /** Runs one admitted call. Honour `signal`: it is aborted on timeout and when the loop's signal aborts. */
   execute: fn<(call: ToolCall, signal: AbortSignal) => Promise<unknown>>('(call, signal) => Promise<result>'),
-  /** `(toolName, args) => ToolKind`. Default `classifyToolCall` (generic verbs, then write). */
-  classify: z.optional(fn<(toolName: string, args?: unknown) => ToolKind>('(toolName, args) => ToolKind')),
+  /**
+   * `(toolName, args) => ToolKind`. Required: there is no default, because the generic rules
+   * alone make every ordinary tool name (`read_file`, `get_weather`) a write, and a loop whose
+   * every call is a write blocks them all. Build one with `createClassifier(rules)`, or pass a
+   * preset such as `pulseClassifier` (see docs/classification.md).
+   */
+  classify: z.custom<(toolName: string, args?: unknown) => ToolKind>((v) => typeof v === 'function', {
+    message: MISSING_CLASSIFIER,
+  }),
   /** Most calls of a batch running at once. Default 4. */
   concurrency: z._default(z.int().check(z.gte(1)), 4),
   /** `(calls) => boolean`: true runs the batch one call at a time, in the provider's order. Default never. */

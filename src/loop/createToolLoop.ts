@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { classifyToolCall } from '../classifier.js';
-import type { FSMBlockedError } from '../FSMBlockedError.js';
+import { FSMBlockedError } from '../FSMBlockedError.js';
 import { formatPath } from '../MachineDefinition.js';
 import type { SafetySession } from '../SafetySession.js';
 import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
@@ -39,7 +38,8 @@ export interface ToolLoop {
   finalAnswer(): FinalAnswerDecision;
 }
 
-type Settled = { ok: true; value: unknown } | { ok: false; error: ToolOutcomeError };
+/** A call's result. `unknown`: it timed out or was aborted while running, so its tool may have acted. */
+type Settled = { ok: true; value: unknown } | { ok: false; error: ToolOutcomeError; unknown?: boolean };
 
 const Batch = z.array(ToolCall).check(
   z.superRefine((calls, ctx) => {
@@ -57,8 +57,53 @@ const issuesOf = (root: string, error: z.core.$ZodError): ToolLoopIssue[] =>
 
 const summary = (issues: readonly ToolLoopIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ');
 
-const describeReason = (reason: unknown) =>
-  reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
+/**
+ * A tool's error or an abort reason as text. It may be any value at all (a
+ * null-prototype object, a Proxy that throws on every trap, an Error whose
+ * `message` getter throws): this never throws.
+ */
+function describeReason(reason: unknown): string {
+  if (reason === undefined) return 'aborted';
+  try {
+    if (reason instanceof Error) {
+      const message: unknown = reason.message;
+      if (typeof message === 'string') return message;
+    }
+  } catch {
+    // fall through to the plainer descriptions
+  }
+  try {
+    return String(reason);
+  } catch {
+    return `an unprintable ${typeof reason}`;
+  }
+}
+
+/** The `code` of a tool's error, if it is a string; never throws. */
+function errorCodeOf(error: unknown): string | undefined {
+  try {
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A value as a message shows it; never throws. */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return describeReason(value);
+  }
+}
+
+/**
+ * Write tools started and not settled, per session, whichever loop started them: including
+ * ones whose call timed out or was aborted (their result no longer counts, but they may still
+ * act). No loop starts a write on a session while one runs.
+ */
+const writesRunning = new WeakMap<SafetySession, number>();
 
 /**
  * The three-phase tool pipeline around a session. For each model response:
@@ -98,7 +143,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
   const {
     session,
     execute,
-    classify = classifyToolCall,
+    classify,
     concurrency,
     mustRunInOrder = () => false,
     maxLookBeforeAskBlocks,
@@ -113,8 +158,19 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
   let attempts = new Map<string, number>();
   let running = false;
 
-  function validate(input: readonly ToolCall[]): ClassifiedCall[] {
-    const batch = safeParseInput(Batch, input);
+  /**
+   * Checks the whole batch before anything begins: its shape, the ids, each call's
+   * arguments (readable, so the repeat count can key them) and kind. Throws
+   * {@link ToolLoopError}; after it returns, nothing in phase 1 throws.
+   */
+  function validate(input: readonly ToolCall[]): { calls: ClassifiedCall[]; keys: string[] } {
+    let batch: ReturnType<typeof Batch.safeParse>;
+    try {
+      batch = safeParseInput(Batch, input);
+    } catch (e) {
+      const issues = [{ path: 'calls', message: `cannot be read: ${describeReason(e)}` }];
+      throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
+    }
     if (!batch.success) {
       const issues = issuesOf('calls', batch.error);
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
@@ -124,30 +180,34 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       const issues = [{ path: `calls[${inFlight}].id`, message: 'is already in flight on the session' }];
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
     }
-    return batch.data.map((call, i) => {
+    const keys = batch.data.map((call, i) => {
+      try {
+        return callKey(call.name, call.args);
+      } catch (e) {
+        const issues = [{ path: `calls[${i}].args`, message: `cannot be read: ${describeReason(e)}` }];
+        throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
+      }
+    });
+    const calls = batch.data.map((call, i) => {
       let kind: unknown;
       try {
         kind = classify(call.name, call.args);
-      } catch (e) {
-        throw new ToolLoopError(
-          ErrCodeInvalidClassification,
-          `runBatch: the classifier threw for calls[${i}] (${call.name}): ${describeReason(e)}`,
-          [{ path: `calls[${i}]`, message: `the classifier threw: ${describeReason(e)}` }],
-        );
+      } catch {
+        kind = 'write'; // a classifier that cannot tell fails closed
       }
       if (!(TOOL_KINDS as readonly unknown[]).includes(kind)) {
-        const message = `the classifier returned ${JSON.stringify(kind) ?? String(kind)}, expected one of ${TOOL_KINDS.join(', ')}`;
+        const message = `the classifier returned ${shown(kind)}, expected one of ${TOOL_KINDS.join(', ')}`;
         throw new ToolLoopError(ErrCodeInvalidClassification, `runBatch: calls[${i}] (${call.name}): ${message}`, [
           { path: `calls[${i}]`, message },
         ]);
       }
       return { ...call, kind: kind as ToolKind };
     });
+    return { calls, keys };
   }
 
   /** Phase 1 for one call: the loop's own gates, then the session's. Returns the block, or null if admitted. */
-  function admit(call: ClassifiedCall): ToolOutcomeError | null {
-    const key = callKey(call.name, call.args);
+  function admit(call: ClassifiedCall, key: string): ToolOutcomeError | null {
     const count = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, count);
     const isQuestion = call.kind === 'user_input';
@@ -170,6 +230,17 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
       };
     }
+    if (call.kind === 'write' && (writesRunning.get(session) ?? 0) > 0) {
+      // An earlier write timed out or was aborted and its tool still runs: it may still act.
+      session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: 'WRITE_IN_FLIGHT' });
+      const blocked = new FSMBlockedError({
+        state: session.state,
+        reasonCode: 'WRITE_IN_FLIGHT',
+        toolName: call.name,
+        toolKind: call.kind,
+      });
+      return blocked.toJSON();
+    }
     const blocked = session.beginToolCall({ id: call.id, kind: call.kind, tool: call.name });
     return blocked ? blocked.toJSON() : null;
   }
@@ -189,7 +260,8 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         resolve(settled);
         if (abortReason !== undefined) controller.abort(abortReason);
       };
-      const onAbort = () => finish({ ok: false, error: aborted(call, true, signal!.reason) }, signal!.reason);
+      const onAbort = () =>
+        finish({ ok: false, error: aborted(call, true, signal!.reason), unknown: true }, signal!.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
       if (toolTimeoutMs !== undefined) {
         timer = setTimeout(
@@ -197,6 +269,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
             finish(
               {
                 ok: false,
+                unknown: true,
                 error: {
                   error: ErrCodeToolTimeout,
                   message: `Tool '${call.name}' did not finish within ${toolTimeoutMs} ms.`,
@@ -214,6 +287,13 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       } catch (e) {
         result = Promise.reject(e);
       }
+      if (call.kind === 'write') {
+        writesRunning.set(session, (writesRunning.get(session) ?? 0) + 1);
+        const settle = () => {
+          writesRunning.set(session, writesRunning.get(session)! - 1);
+        };
+        result.then(settle, settle);
+      }
       result.then(
         (value) => finish({ ok: true, value }),
         (e: unknown) => finish({ ok: false, error: failed(call, e) }),
@@ -228,15 +308,20 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         'runBatch: another batch of this loop is still running; await it before running the next',
       );
     }
-    const calls = validate(input);
-    const inOrder = Boolean(mustRunInOrder(calls));
+    const { calls, keys } = validate(input);
+    let inOrder = true; // a mustRunInOrder that throws runs the batch the careful way
+    try {
+      inOrder = Boolean(mustRunInOrder(calls));
+    } catch {
+      // keep in order
+    }
     running = true;
     const begun = new Set<string>();
     try {
       // Phase 1: admit in the provider's order.
-      const blocks = calls.map((call) => {
+      const blocks = calls.map((call, i) => {
         if (signal?.aborted) return { status: 'error' as const, error: aborted(call, false, signal.reason) };
-        const block = admit(call);
+        const block = admit(call, keys[i]!);
         if (block) return { status: 'blocked' as const, error: block };
         begun.add(call.id);
         return null;
@@ -257,18 +342,23 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         if (block) return { ...base, ...block };
         const result = settled[i]!;
         // Ends the call and, once the evidence is in, completes the verification (one rule with the SDK adapters).
-        settleToolCall(session, call, result.ok ? { ok: true, value: result.value } : { ok: false });
+        settleToolCall(
+          session,
+          call,
+          result.ok ? { ok: true, value: result.value } : { ok: false, ...(result.unknown && { unknown: true }) },
+        );
         begun.delete(call.id);
         return result.ok
           ? { ...base, status: 'ok', result: result.value }
           : { ...base, status: 'error', error: result.error };
       });
     } finally {
-      // Only reached with calls left begun if something threw (a session or recorder bug):
-      // end them as failed so no call stays in flight on the session.
+      // Only reached with calls left begun if something threw (a bug in the session given):
+      // end them with an unknown outcome, so no call stays in flight and a write that may
+      // have run still needs verification.
       for (const id of begun) {
         try {
-          session.endToolCall({ id, ok: false });
+          session.endToolCall({ id, ok: false, unknown: true });
         } catch {
           // already failing; the original error is the one to report
         }
@@ -304,7 +394,7 @@ function aborted(call: ClassifiedCall, started: boolean, reason: unknown): ToolO
 
 function failed(call: ClassifiedCall, error: unknown): ToolOutcomeError {
   const cause = describeReason(error);
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = errorCodeOf(error);
   return {
     error: ErrCodeToolError,
     message: `Tool '${call.name}' failed: ${cause}`,

@@ -9,6 +9,14 @@
  * hasVerificationEvidence({ ok: true }); // false
  */
 export function hasVerificationEvidence(result: unknown): boolean {
+  try {
+    return evidenceIn(result);
+  } catch {
+    return false; // a result that cannot be read (a hostile Proxy) verifies nothing
+  }
+}
+
+function evidenceIn(result: unknown): boolean {
   let value = result;
   if (typeof value === 'string') {
     if (!value.trimStart().startsWith('{')) return false;

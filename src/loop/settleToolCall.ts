@@ -16,8 +16,8 @@ export type ToolCallSettlement = { ok: true; value: unknown } | { ok: false; unk
  *
  * - a successful write whose result carries `{ verification: { ok: true } }`
  *   ends with `verified: true`;
- * - a write whose outcome is unknown is treated as possibly landed: it ends as
- *   a landed write (VERIFYING), so it must be verified like one;
+ * - a call whose outcome is unknown ends with `unknown: true`: the session
+ *   treats such a write as possibly landed, so it must be verified;
  * - the call ends through {@link finishToolCall}, which completes a
  *   verification the call gave right away.
  *
@@ -32,7 +32,7 @@ export function settleToolCall(
 ): void {
   if (!settled.ok) {
     // An unknown outcome is not a failure: a write that may have landed must be verified.
-    finishToolCall(session, { id: call.id, ok: Boolean(settled.unknown) && call.kind === 'write' });
+    finishToolCall(session, settled.unknown ? { id: call.id, ok: false, unknown: true } : { id: call.id, ok: false });
     return;
   }
   const verified = call.kind === 'write' && hasVerificationEvidence(settled.value);

@@ -21,7 +21,7 @@ export type Epoch = 'now' | 'stale';
 export type Move =
   | { type: 'check'; kind: ToolKind }
   | { type: 'begin'; kind: ToolKind }
-  | { type: 'end'; kind: ToolKind; epoch: Epoch; ok: boolean; verified?: boolean }
+  | { type: 'end'; kind: ToolKind; epoch: Epoch; ok: boolean; verified?: boolean; unknown?: boolean }
   | { type: 'succeed'; kind: ToolKind }
   | { type: 'finalAnswer' }
   | { type: 'completeVerification' }
@@ -62,7 +62,13 @@ export function moveLabel(move: Move): string {
     case 'begin':
       return `begin ${KIND_WORD[move.kind]}`;
     case 'end': {
-      const outcome = move.ok ? (move.verified ? 'ok, self-verified' : 'ok') : 'fails';
+      const outcome = move.ok
+        ? move.verified
+          ? 'ok, self-verified'
+          : 'ok'
+        : move.unknown
+          ? 'outcome unknown'
+          : 'fails';
       return `${KIND_WORD[move.kind]} ${outcome}${move.epoch === 'stale' ? ' (began before the write)' : ''}`;
     }
     case 'succeed':
@@ -146,6 +152,8 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
     moves.push({ type: 'end', kind: call.kind, epoch, ok: true });
     if (call.kind === 'write') moves.push({ type: 'end', kind: call.kind, epoch, ok: true, verified: true });
     moves.push({ type: 'end', kind: call.kind, epoch, ok: false });
+    // A timed-out or aborted write: its tool may have acted.
+    if (call.kind === 'write') moves.push({ type: 'end', kind: call.kind, epoch, ok: false, unknown: true });
   }
   for (const kind of TOOL_KINDS) moves.push({ type: 'succeed', kind });
   moves.push(
@@ -175,7 +183,9 @@ export function callOfMove(move: Move, context: SafetyContext): RecordedCall | u
       if (id === undefined) return undefined;
       return move.verified
         ? { type: 'endToolCall', id, ok: move.ok, verified: true }
-        : { type: 'endToolCall', id, ok: move.ok };
+        : move.unknown
+          ? { type: 'endToolCall', id, ok: move.ok, unknown: true }
+          : { type: 'endToolCall', id, ok: move.ok };
     }
     case 'succeed':
       return { type: 'onToolSuccess', kind: move.kind, tool: TOOL_OF[move.kind] };

@@ -259,19 +259,25 @@ export const invariants: readonly Invariant[] = [
     id: 'I10',
     name: 'A landed write must be verified',
     sentence:
-      'A successful write, from any state, goes to VERIFYING, sets wroteThisEpisode, records lastWriteTool, advances the write epoch by one, leaves no write in flight, and sets readAfterWrite exactly when its own result is verified.',
+      'A successful write, from any state, goes to VERIFYING (or stays in WRITING when it lands beside another write still in flight, reported through the compatible API), sets wroteThisEpisode, records lastWriteTool, advances the write epoch by one, ends its own call and no other, and sets readAfterWrite exactly when its own result is verified.',
     check: (step) => {
       const s = success(step);
       if (s?.kind !== 'write') return null;
       const a = step.after.context;
       const b = step.before.context;
       const verified = step.event.type === 'TOOL_SUCCEEDED' && step.event.verified === true && s.ended;
-      if (stateOf(step.after) !== 'VERIFYING') return `a landed write went ${moved(step)}, not to VERIFYING`;
+      const ownId = step.event.type === 'TOOL_SUCCEEDED' ? step.event.id : undefined;
+      const beside = Object.entries(b.calls).some(([id, c]) => c.kind === 'write' && id !== ownId);
+      const expected = beside ? 'WRITING' : 'VERIFYING';
+      if (stateOf(step.after) !== expected) return `a landed write went ${moved(step)}, not to ${expected}`;
       if (!a.wroteThisEpisode) return 'a landed write left wroteThisEpisode false';
       if (a.lastWriteTool !== s.tool) return `a landed write of ${s.tool} left lastWriteTool ${a.lastWriteTool}`;
       if (a.writeEpoch !== b.writeEpoch + 1)
         return `a landed write moved the write epoch ${b.writeEpoch} → ${a.writeEpoch}, not +1`;
-      if (writeInFlight(a)) return 'a write is still in flight after a write landed';
+      if (writeInFlight(a) !== beside)
+        return beside
+          ? 'a write landing beside a write in flight ended that write'
+          : 'a write is still in flight after a write landed';
       if (a.readAfterWrite !== verified)
         return verified
           ? 'a self-verified write did not count as the read after write'
@@ -283,7 +289,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I11',
     name: 'One write in flight, and only through the call lifecycle',
     sentence:
-      'The state is WRITING exactly when a write is in flight; an allowed write begun in READING goes to WRITING; a failed write goes back to READING changing no flag, or, when failed writes need verification, to VERIFYING recorded like a landed write (wroteThisEpisode, lastWriteTool, next write epoch, no evidence yet).',
+      'The state is WRITING exactly when a write is in flight; an allowed write begun in READING goes to WRITING; a failed write goes back to READING changing no flag, or, when its outcome is unknown (timed out, aborted) or failed writes need verification, to VERIFYING recorded like a landed write (wroteThisEpisode, lastWriteTool, next write epoch, no evidence yet), or, when another write landed while it was in flight, to VERIFYING changing no flag.',
     check: (step) => {
       const a = step.after.context;
       if ((stateOf(step.after) === 'WRITING') !== writeInFlight(a))
@@ -296,8 +302,9 @@ export const invariants: readonly Invariant[] = [
         if (stateOf(step.after) !== 'WRITING') return `an allowed write went ${moved(step)}, not to WRITING`;
       }
       if (step.event.type === 'TOOL_FAILED' && s?.kind === 'write') {
-        const partial = step.before.context.config.failedWriteRequiresVerification;
-        const expected = partial ? 'VERIFYING' : 'READING';
+        const partial = step.before.context.config.failedWriteRequiresVerification || step.event.unknown === true;
+        const landedMeanwhile = s.epoch < step.before.context.writeEpoch;
+        const expected = partial || landedMeanwhile ? 'VERIFYING' : 'READING';
         if (stateOf(step.after) !== expected) return `a failed write went ${moved(step)}, not to ${expected}`;
         if (!partial) {
           const changed = changedFlags(step);
@@ -412,9 +419,8 @@ export const invariants: readonly Invariant[] = [
         return null;
       }
       if (event.type === 'RESET') return null;
-      // A compatible-API write landing clears the write it was waiting for (I10); nothing else adds or drops calls.
-      const landedWrite = event.type === 'TOOL_SUCCEEDED' && event.kind === 'write';
-      const kept = Object.keys(b.calls).filter((id) => !(landedWrite && b.calls[id]!.kind === 'write'));
+      // Nothing else adds or drops calls: a compatible-API write landing leaves a write in flight in flight (I10).
+      const kept = Object.keys(b.calls);
       if (callCount(a) !== kept.length || kept.some((id) => !Object.hasOwn(a.calls, id)))
         return `${event.type} changed the calls in flight`;
       return null;

@@ -48,16 +48,18 @@ describe('successful tools (compatible API)', () => {
     },
   );
 
-  it('should move WRITING to VERIFYING on a compatible write success and clear the write in flight', () => {
+  it('should record a compatible write success in WRITING as a landed write and keep the write in flight', () => {
     const s = reading();
     expect(s.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm' })).toBeNull();
     expect(s.state).toBe('WRITING');
     s.onToolSuccess('write', 'restart_vm');
-    expect(s.state).toBe('VERIFYING');
-    expect(s.inFlightWrite).toBeUndefined();
-    // The lifecycle end of that write now refers to nothing in flight.
-    s.endToolCall({ id: 'w', ok: true });
+    expect(s.state).toBe('WRITING');
+    expect(s.inFlightWrite?.id).toBe('w');
     expect(s.context.writeEpoch).toBe(1);
+    // The lifecycle end of the write in flight is one more landed write.
+    s.endToolCall({ id: 'w', ok: true });
+    expect(s.state).toBe('VERIFYING');
+    expect(s.context.writeEpoch).toBe(2);
   });
 
   it('should clear readAfterWrite when a write lands after verification evidence', () => {

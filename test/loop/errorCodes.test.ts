@@ -53,7 +53,7 @@ async function emitEverything(): Promise<Set<string>> {
   controller.abort();
   note(await pending); // TOOL_ABORTED
   await catchCode(() => loop.runBatch([{ id: '', name: 'get_status' }])); // INVALID_TOOL_CALL
-  await catchCode(() => createToolLoop({ session: createSafetySession(), execute: 42 as never })); // INVALID_OPTIONS
+  await catchCode(() => createToolLoop({ session: createSafetySession(), execute: 42 as never, classify })); // INVALID_OPTIONS
   await catchCode(() =>
     createToolLoop({
       session: createSafetySession(),

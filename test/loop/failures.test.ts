@@ -120,13 +120,13 @@ describe('failed calls', () => {
     expect(outcomes[1]).toMatchObject({ status: 'ok', result: 'log lines' });
     expect(tools.signalOf('w').aborted).toBe(true);
     expect((tools.signalOf('w').reason as Error).name).toBe('TimeoutError');
-    // A timed-out write is a failed write: back to READING, nothing in flight.
-    expect(session.state).toBe('READING');
+    // A timed-out write may have landed: it must be verified, and nothing is left in flight.
+    expect(session.state).toBe('VERIFYING');
     expectConsistent(session, recorder);
     // Its late result changes nothing.
     tools.resolve('w', 'done after all');
     await vi.advanceTimersByTimeAsync(0);
-    expect(session.state).toBe('READING');
+    expect(session.state).toBe('VERIFYING');
     expectConsistent(session, recorder);
   });
 
@@ -169,7 +169,8 @@ describe('failed calls', () => {
     expect(outcomes[1]!.error!.details!.reason).toBe('user pressed stop');
     expect(tools.started).not.toContain('r4'); // never started
     expect(tools.signalOf('w').aborted).toBe(true);
-    expect(session.state).toBe('READING');
+    // The aborted write was running: it may have acted, so it must be verified.
+    expect(session.state).toBe('VERIFYING');
     expectConsistent(session, recorder);
 
     // A batch after the abort runs nothing and begins nothing.

@@ -1,4 +1,10 @@
-import { createMemoryRecorder, createSafetySession, createToolLoop, ToolLoopError } from 'assistant-safety';
+import {
+  classifyToolCall,
+  createMemoryRecorder,
+  createSafetySession,
+  createToolLoop,
+  ToolLoopError,
+} from 'assistant-safety';
 import { describe, expect, it } from 'vitest';
 import { classify, createFakeTools, drive, flush } from './fakeTools.js';
 
@@ -36,7 +42,7 @@ describe('bad input', () => {
       [{ session, execute, maxIdenticalCalls: 0 }, 'options.maxIdenticalCalls'],
       [{ session, execute, toolTimeoutMs: 0 }, 'options.toolTimeoutMs'],
       [{ session, execute, signal: {} }, 'options.signal: expected an AbortSignal'],
-      [{ session, execute, classify: 'pulse' }, 'options.classify: expected a function'],
+      [{ session, execute, classify: 'pulse' }, 'options.classify: expected a classifier'],
       [{ session, execute, concurency: 2 }, 'concurency'],
     ];
     for (const [options, message] of cases) {
@@ -82,20 +88,15 @@ describe('bad input', () => {
     expect(error).toMatchObject({ code: 'INVALID_TOOL_CALL', issues: [{ path: 'calls[0].id' }] });
   });
 
-  it('should refuse a batch the classifier cannot classify with INVALID_CLASSIFICATION, before anything begins', async () => {
+  it('should refuse a batch the classifier returns no kind for with INVALID_CLASSIFICATION, before anything begins', async () => {
     const tools = createFakeTools();
     const recorder = createMemoryRecorder();
     const session = createSafetySession({ recorder });
-    for (const bad of [
-      () => 'delete',
-      () => {
-        throw new Error('no rules for this tool');
-      },
-    ]) {
+    for (const bad of ['delete', undefined, 5n]) {
       const loop = createToolLoop({
         session,
         execute: tools.execute,
-        classify: (name) => (name === 'weird' ? (bad() as never) : 'read'),
+        classify: (name) => (name === 'weird' ? (bad as never) : 'read'),
       });
       const error = await rejected(
         loop.runBatch([
@@ -122,9 +123,17 @@ describe('bad input', () => {
     expect((await drive(tools, loop.runBatch([{ id: 'b', name: 'get_logs' }])))[0]!.status).toBe('ok');
   });
 
-  it('should default to the generic classifier, which fails closed as write', async () => {
+  it('should refuse to build a loop without a classifier, naming the fix', () => {
+    const build = () => createToolLoop({ session: createSafetySession(), execute: createFakeTools().execute } as never);
+    expect(build).toThrow(ToolLoopError);
+    expect(build).toThrow(
+      /options\.classify: .*no default.*createClassifier\(rules\).*pulseClassifier.*docs\/classification\.md/,
+    );
+  });
+
+  it('should fail closed as write with the generic classifier when it is chosen', async () => {
     const tools = createFakeTools();
-    const loop = createToolLoop({ session: createSafetySession(), execute: tools.execute });
+    const loop = createToolLoop({ session: createSafetySession(), execute: tools.execute, classify: classifyToolCall });
     const outcomes = await drive(
       tools,
       loop.runBatch([
