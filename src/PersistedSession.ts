@@ -67,6 +67,10 @@ const ID = 'id:';
  * The input is read once, as JSON: getters, Proxies and prototypes play no part, and
  * anything that cannot be read that way (a getter that throws, a hostile Proxy, a cycle) is
  * a SnapshotError too.
+ *
+ * @example
+ * const snapshot = parsePersistedSession(JSON.parse(JSON.stringify(session.persist())));
+ * snapshot.state; // e.g. 'READING'
  */
 export function parsePersistedSession(input: unknown): PersistedSession {
   let value: unknown;

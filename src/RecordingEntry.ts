@@ -84,7 +84,12 @@ export const ContextSummary = z.strictObject({
 });
 export type ContextSummary = z.infer<typeof ContextSummary>;
 
-/** The summary a recording keeps of a context. */
+/**
+ * The summary a recording keeps of a context.
+ *
+ * @example
+ * summariseContext(session.context).inFlight; // how many calls are in flight
+ */
 export function summariseContext(context: SafetyContext): ContextSummary {
   return {
     wroteThisEpisode: context.wroteThisEpisode,

@@ -79,7 +79,13 @@ export const DEFAULT_CONFIG: SafetyConfig = {
   failedWriteRequiresVerification: false,
 };
 
-/** The context of a fresh session. */
+/**
+ * The context of a fresh session.
+ *
+ * @example
+ * initialContext().writeEpoch; // 0
+ * initialContext({ recoveryTtlMs: 60_000, failedWriteRequiresVerification: true }).config.recoveryTtlMs; // 60000
+ */
 export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyContext {
   return {
     wroteThisEpisode: false,

@@ -30,7 +30,14 @@ export function isEnvelope(value: unknown): value is FSMBlockedEnvelope {
   );
 }
 
-/** The user message that shows the model why its final answer was not passed on: the envelope, then what is missing. */
+/**
+ * The user message that shows the model why its final answer was not passed
+ * on: the envelope, then what is missing.
+ *
+ * @example
+ * const refusal = session.canFinalAnswer();
+ * if (refusal) messages.push({ role: 'user', content: rePromptText(session, refusal) });
+ */
 export function rePromptText(session: SafetySession, refusal: FSMBlockedError): string {
   return `${JSON.stringify(refusal.toJSON())}\n${verificationConstraint(session, refusal)}`;
 }
