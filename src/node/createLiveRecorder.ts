@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
 import {
+  ProtocolError,
   Ack,
   BATCH_BYTES,
   LIVE_PATH,
@@ -159,7 +160,12 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
         return;
       }
       const ack = Ack.safeParse(json);
-      if (!ack.success) return;
+      if (!ack.success) {
+        // The hub refused something (a limit, a session another agent owns): say so, never silently.
+        const refused = ProtocolError.safeParse(json);
+        if (refused.success) report(new Error(`live server refused entries: ${refused.data.message}`));
+        return;
+      }
       const drop = Math.min(buffer.length, ack.data.next - base);
       if (drop > 0) {
         buffer.splice(0, drop);

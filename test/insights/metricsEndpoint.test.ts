@@ -187,18 +187,22 @@ describe('serve --metrics', () => {
     expect(err.join('\n')).toContain('--metrics-port: not a port: nine');
   });
 
-  it('should count a session shared by two workers, whose seq starts over at the restore', async () => {
+  it('should not count what a second agent sends into a session another agent owns', async () => {
+    // The hub binds a session to the agent that opened it (docs/limits.md): a restored copy streamed by
+    // another agent is refused whole, so it can neither add to nor skew the shared session's series.
     const before = (await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)!;
     const first = createLiveRecorder({ url: server.url, name: 'worker 1' });
     const s1 = createSafetySession({ id: 'shared', recorder: first });
     s1.beginToolCall({ id: 'a', kind: 'write', tool: 'restart_vm' });
     await delivered(first);
     expect((await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)).toBe(before + 1);
-    const second = createLiveRecorder({ url: server.url, name: 'worker 2' });
+    const refusals: string[] = [];
+    const second = createLiveRecorder({ url: server.url, name: 'worker 2', onError: (e) => refusals.push(e.message) });
     const s2 = restoreSafetySession(s1.persist(), { recorder: second });
     s2.beginToolCall({ id: 'b', kind: 'write', tool: 'restart_vm' });
-    await delivered(second);
-    expect(server.hub.entriesOf('shared')!.map((e) => e.seq)).toEqual([0, 1, 0, 1]);
-    expect((await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)).toBe(before + 2);
+    await expect.poll(() => refusals.join('\n'), { timeout: 10_000 }).toMatch(/belongs to another agent/);
+    await second.close();
+    expect(server.hub.entriesOf('shared')!.map((e) => e.seq)).toEqual([0, 1]);
+    expect((await scrape()).get(`assistant_safety_decisions_total${blockedWrite}`)).toBe(before + 1);
   });
 });
