@@ -36,7 +36,7 @@ function newest(dir: string): number {
  * sources. With `BENCH_APP_BUILD=never` (the smoke test: other tests may be
  * reading dist/viz) it uses whatever is built and only fails when nothing is.
  */
-export function ensureAppBuilt(): void {
+function ensureAppBuilt(): void {
   const index = join(APP_DIR, 'index.html');
   if (process.env.BENCH_APP_BUILD === 'never') {
     if (existsSync(index)) return;

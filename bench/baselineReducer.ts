@@ -30,7 +30,7 @@ interface Call {
   startedAt: number;
 }
 
-export interface Recovery {
+interface Recovery {
   recoveryId: string;
   errorCode: string;
   tool: string;
@@ -39,7 +39,7 @@ export interface Recovery {
 }
 
 /** What a block returns to the caller, as SafetySession's FSMBlockedError carries it. */
-export interface Block {
+interface Block {
   reasonCode: Reason;
   state: State;
   toolName?: string;

@@ -1,7 +1,7 @@
 import type { Figure } from './measure.js';
 
 /** A number for people: thousands separated above 100, three significant digits below. */
-export function formatNumber(x: number): string {
+function formatNumber(x: number): string {
   if (!Number.isFinite(x)) return String(x);
   const a = Math.abs(x);
   if (a >= 100) return Math.round(x).toLocaleString('en-US');
@@ -13,7 +13,7 @@ export function formatNumber(x: number): string {
 const COLUMNS = ['suite', 'figure', 'median', 'spread (min–max)', 'unit', 'baseline', 'ratio', 'target', 'met?'];
 
 /** The table's rows, one per figure, as strings in {@link COLUMNS} order. */
-export function tableRows(figures: Figure[]): string[][] {
+function tableRows(figures: Figure[]): string[][] {
   return figures.map((f) => [
     f.suite,
     f.name,

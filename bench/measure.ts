@@ -45,13 +45,13 @@ export function median(xs: number[]): number {
 }
 
 /** Median, smallest, largest and count of a list of runs. */
-export function summary(xs: number[]) {
+function summary(xs: number[]) {
   if (xs.length === 0) throw new Error('summary: no runs');
   return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length };
 }
 
 /** Operations per second of `fn`, which performs `ops` operations, repeated `runs` times after a warm-up. */
-export function opsPerSecond(fn: () => void, ops: number, runs: number): number[] {
+function opsPerSecond(fn: () => void, ops: number, runs: number): number[] {
   fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -74,7 +74,7 @@ export function opsPerSecondPaired(a: () => void, b: () => void, ops: number, ru
 }
 
 /** Milliseconds `fn` takes, `runs` times (no warm-up: a first run is what a user waits for too). */
-export function timesMs(fn: () => void, runs: number): number[] {
+function timesMs(fn: () => void, runs: number): number[] {
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     out.push(timeOnce(fn));

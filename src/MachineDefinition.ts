@@ -37,7 +37,7 @@ export const StateDefinition = z.strictObject({
 });
 export type StateDefinition = z.infer<typeof StateDefinition>;
 
-export const CatalogueEntry = z.strictObject({ description: z.string().check(z.minLength(1)) });
+const CatalogueEntry = z.strictObject({ description: z.string().check(z.minLength(1)) });
 
 export const MachineDefinition = z.strictObject({
   $schema: z.optional(z.string()),

@@ -30,12 +30,12 @@ export const PendingRecovery = z.strictObject({
 export type PendingRecovery = z.infer<typeof PendingRecovery>;
 
 /** The last block the machine decided, for the session to turn into an error. */
-export const LastBlock = z.strictObject({
+const LastBlock = z.strictObject({
   reasonCode: BlockReasonCode,
   tool: z.nullable(z.string()),
   kind: z.nullable(ToolKind),
 });
-export type LastBlock = z.infer<typeof LastBlock>;
+type LastBlock = z.infer<typeof LastBlock>;
 
 /** Per-session settings that the machine's guards and actions read. */
 export const SafetyConfig = z.strictObject({

@@ -12,9 +12,9 @@ const tool = z.string().check(z.minLength(1));
 const callId = z.string().check(z.minLength(1));
 
 /** Compatible API: a check that moves no state (except counting a verify block). */
-export const CheckToolEvent = z.strictObject({ type: z.literal('CHECK_TOOL'), kind: ToolKind, tool, at });
+const CheckToolEvent = z.strictObject({ type: z.literal('CHECK_TOOL'), kind: ToolKind, tool, at });
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
-export const BeginCallEvent = z.strictObject({
+const BeginCallEvent = z.strictObject({
   type: z.literal('BEGIN_CALL'),
   id: callId,
   kind: ToolKind,
@@ -22,7 +22,7 @@ export const BeginCallEvent = z.strictObject({
   at,
 });
 /** A tool succeeded. With `id` it ends an in-flight call; without, it is the compatible API's `onToolSuccess`. */
-export const ToolSucceededEvent = z.strictObject({
+const ToolSucceededEvent = z.strictObject({
   type: z.literal('TOOL_SUCCEEDED'),
   id: z.optional(callId),
   kind: z.optional(ToolKind),
@@ -34,24 +34,24 @@ export const ToolSucceededEvent = z.strictObject({
  * An in-flight call did not succeed. Without `unknown` its tool reported failure; with
  * `unknown: true` its outcome is unknown (it timed out or was aborted, and may have acted).
  */
-export const ToolFailedEvent = z.strictObject({
+const ToolFailedEvent = z.strictObject({
   type: z.literal('TOOL_FAILED'),
   id: callId,
   unknown: z.optional(z.boolean()),
   at,
 });
-export const CheckFinalAnswerEvent = z.strictObject({ type: z.literal('CHECK_FINAL_ANSWER'), at });
-export const CompleteVerificationEvent = z.strictObject({ type: z.literal('COMPLETE_VERIFICATION'), at });
-export const TargetEstablishedEvent = z.strictObject({ type: z.literal('TARGET_ESTABLISHED'), at });
-export const ResetEvent = z.strictObject({ type: z.literal('RESET'), at });
-export const ResetKeepProgressEvent = z.strictObject({ type: z.literal('RESET_KEEP_PROGRESS'), at });
-export const TrackRecoveryEvent = z.strictObject({
+const CheckFinalAnswerEvent = z.strictObject({ type: z.literal('CHECK_FINAL_ANSWER'), at });
+const CompleteVerificationEvent = z.strictObject({ type: z.literal('COMPLETE_VERIFICATION'), at });
+const TargetEstablishedEvent = z.strictObject({ type: z.literal('TARGET_ESTABLISHED'), at });
+const ResetEvent = z.strictObject({ type: z.literal('RESET'), at });
+const ResetKeepProgressEvent = z.strictObject({ type: z.literal('RESET_KEEP_PROGRESS'), at });
+const TrackRecoveryEvent = z.strictObject({
   type: z.literal('TRACK_RECOVERY'),
   errorCode: z.string(),
   tool: z.string(),
   at,
 });
-export const CheckRecoveryEvent = z.strictObject({ type: z.literal('CHECK_RECOVERY'), tool: z.string(), at });
+const CheckRecoveryEvent = z.strictObject({ type: z.literal('CHECK_RECOVERY'), tool: z.string(), at });
 
 export const SafetyEvent = z.discriminatedUnion('type', [
   CheckToolEvent,

@@ -682,5 +682,3 @@ export function restoreSafetySession(persisted: unknown, options: SafetySessionO
     snapshot: { ...snapshot, id, context: { ...snapshot.context, config } },
   });
 }
-
-export { RECOVERY_TTL_MS };

@@ -16,7 +16,7 @@ function defineAction<P = undefined>(impl: ActionImpl<P>): ActionImpl<P> {
 }
 
 /** The error code recorded for a block tracked by the call-lifecycle API. */
-export const BLOCKED_RECOVERY_CODE = 'FSM_BLOCKED';
+const BLOCKED_RECOVERY_CODE = 'FSM_BLOCKED';
 
 function withoutCall(calls: SafetyContext['calls'], id: string | undefined): SafetyContext['calls'] {
   if (id === undefined || !Object.hasOwn(calls, id)) return calls;

@@ -40,7 +40,7 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
 }
 
 /** The kind of call an event is about; a check or a begin carries it, so nothing is built (guards run on every event). */
-export function kindOf(context: SafetyContext, event: SafetyEvent): ToolKind | undefined {
+function kindOf(context: SafetyContext, event: SafetyEvent): ToolKind | undefined {
   return event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL' ? event.kind : subjectOf(context, event)?.kind;
 }
 

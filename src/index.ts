@@ -7,6 +7,8 @@
  */
 
 // kinds, states and codes
+export { issuesOf, formatIssues, formatPath } from './Issue.js';
+export type { Issue } from './Issue.js';
 export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './toolKind.js';
 export { FSMBlockedError, ErrCodeFSMBlocked, ErrCodeStrictResolution } from './FSMBlockedError.js';
 export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSMBlockedError.js';

@@ -6,7 +6,7 @@ import { UsageError, type Command } from './Command.js';
 import { importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';
 
 /** The table `classify` prints: one row a tool, columns aligned. */
-export function formatClassification(rows: readonly Classification[]): string {
+function formatClassification(rows: readonly Classification[]): string {
   const header = { tool: 'TOOL', kind: 'KIND', detail: 'DECIDED BY' };
   const tool = Math.max(header.tool.length, ...rows.map((r) => r.tool.length));
   const kind = Math.max(header.kind.length, ...rows.map((r) => r.kind.length));

@@ -9,7 +9,7 @@ import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorde
 import { UsageError, type CliIO, type Command } from './Command.js';
 
 /** The install command printed when the optional MCP SDK is missing. */
-export const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
+const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
 
 /** Splits `[options] -- COMMAND [ARGS...]`. */
 export function splitAtDashes(argv: string[]): { options: string[]; command: string[] } {

@@ -7,12 +7,10 @@ import { UsageError, type CliIO, type Command } from './Command.js';
 import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
 import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
 
-export { DEFAULT_PORT };
-
-export interface ServeOptions extends Omit<ServeAppOptions, 'warn'> {}
+interface ServeOptions extends Omit<ServeAppOptions, 'warn'> {}
 
 /** `serveApp` with the CLI's error stream for warnings. */
-export function serve(options: ServeOptions, io: CliIO): Promise<RunningServer> {
+function serve(options: ServeOptions, io: CliIO): Promise<RunningServer> {
   return serveApp({ ...options, warn: io.err });
 }
 

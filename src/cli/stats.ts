@@ -154,10 +154,7 @@ function markdown(s: InsightsSummary): string {
 }
 
 /** Aggregates the recordings under `paths`. */
-export async function statsOf(
-  paths: readonly string[],
-  io: CliIO,
-): Promise<{ summary: InsightsSummary; files: string[] }> {
+async function statsOf(paths: readonly string[], io: CliIO): Promise<{ summary: InsightsSummary; files: string[] }> {
   const insights = createInsights();
   const files = await recordingFiles(paths);
   for (const file of files) {

@@ -61,4 +61,4 @@ export const ToolLoopOptions = z.strictObject({
   ),
 });
 export type ToolLoopOptions = z.input<typeof ToolLoopOptions>;
-export type ResolvedToolLoopOptions = z.output<typeof ToolLoopOptions>;
+type ResolvedToolLoopOptions = z.output<typeof ToolLoopOptions>;

@@ -16,7 +16,7 @@ import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
  */
 
 /** Whether an in-flight call began at the current write epoch or before the last write landed. */
-export type Epoch = 'now' | 'stale';
+type Epoch = 'now' | 'stale';
 
 export type Move =
   | { type: 'check'; kind: ToolKind }
@@ -32,7 +32,7 @@ export type Move =
   | { type: 'checkRecovery' };
 
 /** One tool per kind, so paths read like a session. */
-export const TOOL_OF: Record<ToolKind, string> = {
+const TOOL_OF: Record<ToolKind, string> = {
   resolve: 'find_vm',
   read: 'get_logs',
   write: 'restart_vm',
@@ -40,7 +40,7 @@ export const TOOL_OF: Record<ToolKind, string> = {
 };
 
 /** The error code a hand-tracked recovery carries in generated paths. */
-export const TRACKED_ERROR_CODE = 'TOOL_ERROR';
+const TRACKED_ERROR_CODE = 'TOOL_ERROR';
 
 const KIND_WORD: Record<ToolKind, string> = {
   resolve: 'resolve',
@@ -94,7 +94,7 @@ const epochOf = (context: SafetyContext, callEpoch: number): Epoch =>
   callEpoch === context.writeEpoch ? 'now' : 'stale';
 
 /** The id of an in-flight call matching an `end` move, the first in begin order. */
-export function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>): string | undefined {
+function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>): string | undefined {
   for (const id in context.calls) {
     const call = context.calls[id]!;
     if (call.kind === move.kind && epochOf(context, call.epoch) === move.epoch) return id;
@@ -103,7 +103,7 @@ export function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'e
 }
 
 /** A call id not in flight: `c1`, `c2`, ... */
-export function freshCallId(context: SafetyContext): string {
+function freshCallId(context: SafetyContext): string {
   for (let n = 1; ; n++) if (!Object.hasOwn(context.calls, `c${n}`)) return `c${n}`;
 }
 
@@ -172,7 +172,7 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
  * The session API call a move stands for in a context, with the concrete call
  * id it picks; undefined for an end with no matching call in flight.
  */
-export function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefined {
+function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefined {
   switch (move.type) {
     case 'check':
       return { type: 'canExecuteTool', kind: move.kind, tool: TOOL_OF[move.kind] };

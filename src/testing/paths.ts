@@ -56,12 +56,7 @@ function expectationOf(edge: GraphEdge): StepExpectation {
 }
 
 /** A plan from a list of edges starting at an initial configuration. */
-export function planOf(
-  graph: MachineGraph,
-  edges: GraphEdge[],
-  strategy: PathPlan['strategy'],
-  start: string,
-): PathPlan {
+function planOf(graph: MachineGraph, edges: GraphEdge[], strategy: PathPlan['strategy'], start: string): PathPlan {
   const first = graph.configurations.get(start)!;
   return {
     name: pathName(edges, { state: first.state, config: first.config }),
@@ -82,7 +77,7 @@ function startOf(graph: MachineGraph, edges: GraphEdge[], fallback: string): str
 }
 
 /** What each edge covers: its states, its move in its state, its transition taken, its guard outcomes. */
-export function edgeCoverage(graph: MachineGraph): string[][] {
+function edgeCoverage(graph: MachineGraph): string[][] {
   const def = definitionOf(graph.machine);
   if (!def) throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
   const transitions = transitionsOf(def);
@@ -101,7 +96,7 @@ export function edgeCoverage(graph: MachineGraph): string[][] {
 }
 
 /** Every coverage item of a machine: `state X`, `transition <id>`, `guard <id> <guard>=true|false`. */
-export function coverageItems(graph: MachineGraph): string[] {
+function coverageItems(graph: MachineGraph): string[] {
   const def = definitionOf(graph.machine)!;
   const transitions = transitionsOf(def);
   return [

@@ -25,13 +25,13 @@ export interface PlanResult {
 }
 
 /** A deterministic clock: 1 s per reading from a fixed epoch, so recoveries never expire mid-path. */
-export function steppingClock(start = 1_700_000_000_000, step = 1000): () => number {
+function steppingClock(start = 1_700_000_000_000, step = 1000): () => number {
   let t = start - step;
   return () => (t += step);
 }
 
 /** A fresh session under test, with a deterministic clock. */
-export function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): SafetySession {
+function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): SafetySession {
   return createSafetySession({
     id: 'path-under-test',
     now: steppingClock(),
