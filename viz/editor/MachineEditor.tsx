@@ -229,7 +229,7 @@ function EditorSession({
             </span>
           ) : (
             <span className="muted">
-              Click a state, a row or an arrow to edit it; drag a state to move it (saved in machines/{name}
+              Click a state or an arrow to edit it; drag a state to move it (saved in machines/{name}
               .layout.json).
             </span>
           )}
