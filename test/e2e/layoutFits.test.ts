@@ -123,6 +123,17 @@ describe.each(SIZES)('every mode at $width×$height', (size) => {
     await app.page.locator('[data-testid="timeline-row"][data-index="7"]').click();
     await expectOneStoryOfTheStep(app.page, `recordings-${tag}`);
     await expectLegibleAndUnclipped(app.page, `recordings-${tag}`);
+    // What the compact boxes leave out is one hover away, inside the pane.
+    await app.page.locator('svg.diagram [data-state="VERIFYING"]').hover();
+    const card = app.page.getByTestId('hover-card');
+    await expect.poll(() => card.textContent()).toContain('Stays in this state on:');
+    const [cardBox, pane] = await Promise.all([
+      card.boundingBox(),
+      app.page.locator('.diagram-viewport').boundingBox(),
+    ]);
+    expect(cardBox!.y).toBeGreaterThanOrEqual(pane!.y);
+    expect(cardBox!.y + cardBox!.height).toBeLessThanOrEqual(pane!.y + pane!.height + 1);
+    await app.page.mouse.move(0, 0);
     expect(app.errors).toEqual([]);
   });
 

@@ -1,8 +1,16 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
 import { fitScales, useViewportBox, type Fit } from '../hooks/useDiagramFit.js';
 import type { Box, GraphLayout } from '../layout/layoutGraph.js';
 import type { GraphModel } from '../model/graphModel.js';
 import { Diagram, diagramSize, type DiagramMoment } from './Diagram.js';
+import { hoverDetails, hoverTargetOf, type HoverTarget } from './HoverCard.js';
 
 type Zoom = Fit | number;
 
@@ -20,7 +28,7 @@ export function DiagramViewport({
   moment: DiagramMoment;
 }) {
   return (
-    <ZoomableViewport layout={layout} focus={moment.active ? layout.nodes[moment.active] : undefined}>
+    <ZoomableViewport model={model} layout={layout} focus={moment.active ? layout.nodes[moment.active] : undefined}>
       {(scale) => <Diagram model={model} layout={layout} moment={moment} scale={scale} />}
     </ZoomableViewport>
   );
@@ -34,6 +42,7 @@ export function DiagramViewport({
  * keeps the zoom still (while a state is dragged).
  */
 export function ZoomableViewport({
+  model,
   layout,
   focus,
   hold = false,
@@ -41,6 +50,8 @@ export function ZoomableViewport({
   legend = true,
   children,
 }: {
+  /** For the details shown on hover. */
+  model?: GraphModel;
   layout: GraphLayout;
   focus?: Box | undefined;
   hold?: boolean;
@@ -63,9 +74,26 @@ export function ZoomableViewport({
     if (el && focus) scrollIntoView(el, focus, scale);
   }, [focus?.x, focus?.y, scale]);
 
+  const [hover, setHover] = useState<{ target: HoverTarget; x: number; y: number } | undefined>(undefined);
+  const frame = useRef<HTMLDivElement>(null);
+  const onPointerMove = (e: ReactPointerEvent<HTMLDivElement>) => {
+    if (!model || hold || e.buttons !== 0) return setHover(undefined);
+    const target = hoverTargetOf(e.target as Element);
+    const r = frame.current?.getBoundingClientRect();
+    if (!target || !r) return setHover(undefined);
+    setHover({ target, x: e.clientX - r.left, y: e.clientY - r.top });
+  };
+  // The card goes under the pointer, moved up as far as it must to stay inside the pane.
+  const card = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = card.current;
+    const height = frame.current?.clientHeight ?? 0;
+    if (!el || !hover) return;
+    el.style.top = `${Math.max(2, Math.min(hover.y + 16, height - el.offsetHeight - 2))}px`;
+  }, [hover]);
   const overflows = size.width * scale > box.width + 1 || size.height * scale > box.height + 1;
   return (
-    <div className={`diagram-viewport ${className}`.trim()}>
+    <div className={`diagram-viewport ${className}`.trim()} ref={frame}>
       <ZoomBar zoom={zoom} scale={scale} onZoom={setZoom}>
         {legend && <DiagramLegend />}
       </ZoomBar>
@@ -74,9 +102,22 @@ export function ZoomableViewport({
         ref={scroller}
         data-testid="diagram-scroll"
         onScroll={(e) => setScroll({ left: e.currentTarget.scrollLeft, top: e.currentTarget.scrollTop })}
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => setHover(undefined)}
       >
         {children(scale)}
       </div>
+      {hover && model && (
+        <div
+          className="hover-card"
+          data-testid="hover-card"
+          role="tooltip"
+          ref={card}
+          style={{ left: Math.max(4, Math.min(hover.x + 14, box.width - 304)), top: hover.y + 16 }}
+        >
+          {hoverDetails(model, hover.target)}
+        </div>
+      )}
       {overflows && box.width > 0 && (
         <Minimap
           layout={layout}

@@ -25,8 +25,12 @@ export function StateNode({
   const chipsX = any ? title.length * ANY_TITLE_CHAR_WIDTH + 8 : 0;
   const chipsY = any ? 5 : m.titleHeight;
   return (
-    <g className={classes} transform={`translate(${layout.x},${layout.y})`} data-state={node.id}>
-      <title>{tooltip(node)}</title>
+    <g
+      className={classes}
+      transform={`translate(${layout.x},${layout.y})`}
+      data-state={node.id}
+      aria-label={tooltip(node)}
+    >
       {active && pulse !== undefined && (
         <rect
           key={pulse}
@@ -53,7 +57,7 @@ export function StateNode({
   );
 }
 
-/** The native tooltip of a state: its description, then the transitions that stay in it. */
+/** A state in words (its accessible name): its description, then the transitions that stay in it. */
 export function tooltip(node: StateNodeModel): string {
   const rows = node.internal.map(
     (t) => `• ${t.event}${t.guard ? ` [${t.guard}]` : ''}${t.blocks ? ` / block ${t.blocks}` : ''}`,

@@ -23,7 +23,7 @@ export function routePath(points: readonly Point[], radius = 6): string {
   return `${d} L${last.x},${last.y}`;
 }
 
-/** The native tooltip of a transition: where it goes, what it does. */
+/** A transition in words (its accessible name): where it goes, what it does. */
 export function transitionTooltip(t: TransitionModel): string {
   const from = t.source === '*' ? 'any state' : t.source;
   return [
@@ -53,8 +53,11 @@ export const TransitionEdge = memo(function TransitionEdge({
   const d = routePath(layout.points);
   const marked = mark === 'taken' || mark === 'blocked';
   return (
-    <g className={`edge edge-${mark}${transition.source === '*' ? ' edge-any' : ''}`} data-transition={transition.id}>
-      <title>{transitionTooltip(transition)}</title>
+    <g
+      className={`edge edge-${mark}${transition.source === '*' ? ' edge-any' : ''}`}
+      data-transition={transition.id}
+      aria-label={transitionTooltip(transition)}
+    >
       <path className="edge-hit" d={d} />
       <path className="edge-path" d={d} markerEnd={`url(#arrow-${mark})`} />
       {marked && <path key={step} className="edge-flow" d={d} pathLength={1} aria-hidden="true" />}

@@ -118,6 +118,7 @@ export function EditableDiagram({
 
   return (
     <ZoomableViewport
+      model={model}
       layout={shown}
       focus={step ? shown.nodes[step.to] : undefined}
       hold={drag !== null}
