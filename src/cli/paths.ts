@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { definitionOf } from '../createSafetyMachine.js';
 import { checkInvariants } from '../testing/checkInvariants.js';
@@ -85,8 +85,10 @@ Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
     };
     const report = () => {
       const definition = definitionOf(machine)!;
+      // The machine as the reader knows it: relative to where the command ran, when it is under it.
+      const shown = relative(process.cwd(), file);
       return buildQaReport({
-        file,
+        file: shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : file,
         definition,
         graph,
         plans,

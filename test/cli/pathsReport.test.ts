@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { main } from '../../src/cli/main.js';
 import { launchChromium } from '../../scripts/chromium.js';
+import { RESULTS } from '../e2e/helpers.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
@@ -64,6 +65,9 @@ describe('the QA report of the generated paths', () => {
       /RESOLVING|READING|WRITING|VERIFYING/,
     );
 
+    await page.setViewportSize({ width: 1280, height: 720 });
+    mkdirSync(join(RESULTS, 'screenshots'), { recursive: true });
+    await page.screenshot({ path: join(RESULTS, 'screenshots', 'qa-report.png') });
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
