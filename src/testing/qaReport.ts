@@ -194,7 +194,13 @@ export function buildQaReport(input: QaReportInput): QaReport {
 const pct = (covered: number, total: number) => (total === 0 ? 100 : Math.round((1000 * covered) / total) / 10);
 const anchor = (id: string) => id.replace(/[^A-Za-z0-9_-]+/g, '-');
 
-/** The report as Markdown: the summary, a table of contents, then the paths by state and transition. */
+/**
+ * The report as Markdown: the summary, a table of contents, then the paths by
+ * state and transition, each path a `<details>` fold.
+ *
+ * @example
+ * writeFileSync('paths.md', qaReportToMarkdown(buildQaReport(input)));
+ */
 export function qaReportToMarkdown(r: QaReport): string {
   const lines: string[] = [`# QA report: ${r.machineId} (${r.machine})`, '', '## Summary', ''];
   lines.push(...summaryRows(r).map(([k, v]) => `- **${k}**: ${v}`), '');
@@ -267,6 +273,9 @@ const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * bars, a table of contents, and the paths by state and transition, each a
  * `<details>` that draws the path (states down the left, each call and its
  * outcome beside the arrow) as inline SVG when opened. Nothing is fetched.
+ *
+ * @example
+ * writeFileSync('paths.html', qaReportToHtml(buildQaReport(input)));
  */
 export function qaReportToHtml(r: QaReport): string {
   const figure = (key: string, name: string, f: { covered: number; total: number; missing: string[] }) => `
