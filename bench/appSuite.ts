@@ -204,7 +204,7 @@ export async function appFigures({ events = 100_000, runs = 3, steps = 10 }: Par
       await page.goto(`${server.url}&mode=recordings`, { timeout: 60_000 });
       await page.waitForSelector(`button[data-recording="${name}"]`, { timeout: 60_000 });
       // The machine's diagram is laid out before anything is opened, as a user would see it.
-      await page.waitForSelector('[data-testid="active-state"]', { timeout: 60_000 });
+      await page.waitForSelector('svg.diagram [data-state]', { timeout: 60_000 });
       const { fetchMs, parseMs: baselineParseMs } = await bareParse(page, name);
       const openMs = await openRecording(page, name);
       const t = await page.evaluate(() => performance.now());

@@ -3,16 +3,19 @@
  *
  *   tsx scripts/live-agent.ts URL [--delay MS] [--recording FILE] [--name NAME]
  *
- * Runs the demo agent (examples/demoAgent.ts) with a live recorder per
- * session; with --recording, or when the demo agent is not there, it plays
- * that recording (or the first shipped one) as a live session instead.
- * `npm start` and the end-to-end tests run it.
+ * Runs the demo agent (examples/demoAgent.ts) once: its scenarios, one live
+ * session each, labelled "NAME: <scenario title>" in the app; with
+ * --recording, or when the demo agent is not there, it plays that recording
+ * (or the first shipped one) as a live session instead. `npm start` and the
+ * end-to-end tests run it. Ctrl-C (or SIGTERM) ends it quietly: the sessions'
+ * sockets are closed, with no "lost the connection" noise.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createLiveRecorder, type LiveRecorder } from '../src/node/createLiveRecorder.js';
+import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
 import { parseRecording } from '../src/index.js';
 import type { SessionRecorder } from '../src/RecordingEntry.js';
 
@@ -35,11 +38,29 @@ if (!url) {
 const delayMs = Number(values.delay);
 const live: LiveRecorder[] = [];
 let run = 0;
-const liveRecorder = (): SessionRecorder => {
+// Set once asked to stop: the server may already be going, and nothing about it is news then.
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(live.splice(0).map((r) => r.close().catch(() => undefined)));
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+
+/** The label of a session in the app: the agent's name and, for the demo, the scenario's title. */
+const labelOf = (sessionId?: string) => {
+  const scenario = sessionId && DEMO_SCENARIOS.find((s) => sessionId === `demo-${s.name}`);
+  return scenario ? `${values.name}: ${scenario.title}` : values.name;
+};
+const liveRecorder = (sessionId?: string): SessionRecorder => {
   const recorder = createLiveRecorder({
     url,
-    name: values.name,
-    onError: (e) => console.error(`live-agent: ${e.message} (still working; will retry)`),
+    name: labelOf(sessionId),
+    onError: (e) => {
+      if (!stopping) console.error(`live-agent: ${e.message} (still working; will retry)`);
+    },
   });
   live.push(recorder);
   if (!values.loop) return recorder;

@@ -1,12 +1,15 @@
 /*
  * npm start: build what is missing (the library and the app), serve the
- * visualiser, and start a real agent process that streams live sessions to
- * it, so the printed URL shows one at once. Ctrl-C stops both.
+ * visualiser, and start a real agent process that streams the demo's
+ * scenarios to it once, one labelled live session each, so the printed URL
+ * shows one at once. Ctrl-C stops the agent first, then the server: no
+ * "lost the connection" noise on the way out.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
 import { serveApp } from '../src/server/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,7 +33,7 @@ const server = await serveApp(port === undefined ? {} : { port });
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const agent = spawn(
   process.execPath,
-  [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600', '--loop'],
+  [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600', '--name', 'demo'],
   {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -39,10 +42,18 @@ const agent = spawn(
 
 console.log('\nassistant-safety visualiser: open this URL in your browser (live sessions are streaming):');
 console.log(server.url);
-console.log('(Ctrl-C to stop)\n');
+console.log(`(the demo plays its ${DEMO_SCENARIOS.length} scenarios once, one live session each; Ctrl-C to stop)\n`);
 
+let stopping = false;
 const stop = async () => {
-  agent.kill();
+  if (stopping) return;
+  stopping = true;
+  // The agent first, and wait for it: its sockets close before the server goes.
+  if (agent.exitCode === null && agent.signalCode === null) {
+    const exited = new Promise<void>((resolve) => agent.once('exit', () => resolve()));
+    agent.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  }
   await server.close();
   process.exit(0);
 };

@@ -61,6 +61,8 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const [machinesSaved, setMachinesSaved] = useState(0);
   const machines = useMachines(fromServer, machinesSaved);
   const [machineIndex, setMachineIndex] = useState(0);
+  // The state the editor's diagram shows (a counterexample step being played), for the header.
+  const [editShown, setEditShown] = useState<string | undefined>(undefined);
   const machine = machines[machineIndex] ?? machines[0];
   const graph = machine?.ok ? machine.graph : undefined;
   const { layout, error: layoutError } = useLayout(graph);
@@ -130,8 +132,10 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const cursor = playback.cursor;
   const entry = cursor >= 0 ? entries[cursor] : undefined;
   const detail = analyzer && entry ? analyzer.detailAt(cursor) : undefined;
+  // The state of the step shown; nothing when nothing is open (no made-up initial state).
   const moment: DiagramMoment = {
-    active: entry?.after ?? (machine?.ok ? machine.definition.initial : undefined),
+    active: entry?.after,
+    step: cursor,
     ...(detail?.transition !== undefined && { transition: detail.transition }),
     ...(entry?.decision === 'blocked' && {
       blocked: { reasonCode: entry.reasonCode ?? 'BLOCKED', state: entry.before },
@@ -176,16 +180,21 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
             ))}
           </nav>
         )}
-        <div className="now">
-          state <strong data-testid="active-state">{moment.active ?? '—'}</strong>
-          {entry?.decision === 'blocked' && <span className="blocked-tag">blocked: {entry.reasonCode}</span>}
-        </div>
+        <HeaderState
+          state={mode === 'edit' ? editShown : mode === 'insights' ? undefined : moment.active}
+          blocked={mode !== 'edit' && entry?.decision === 'blocked' ? entry.reasonCode : undefined}
+        />
       </header>
 
       {mode === 'insights' ? (
         <InsightsMode fromServer={fromServer} onOpen={openAt} />
       ) : mode === 'edit' ? (
-        <MachineEditor file={machine?.file} fromServer={fromServer} onSaved={() => setMachinesSaved((n) => n + 1)} />
+        <MachineEditor
+          file={machine?.file}
+          fromServer={fromServer}
+          onSaved={() => setMachinesSaved((n) => n + 1)}
+          onShownState={setEditShown}
+        />
       ) : (
         <>
           <aside className="left">
@@ -266,11 +275,30 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
 
           <ContextPanel
             entry={entry}
+            index={entry ? cursor : undefined}
             recoveries={entry && analyzer ? analyzer.recoveriesAt(cursor, entry.at) : undefined}
             recoveryTtlMs={detail?.context?.config.recoveryTtlMs}
           />
         </>
       )}
+    </div>
+  );
+}
+
+/** The header's "state X": the state of what the diagram shows, and nothing when it shows no step. */
+function HeaderState({ state, blocked }: { state: string | undefined; blocked: string | undefined }) {
+  return (
+    <div className="now">
+      {state ? (
+        <>
+          state <strong data-testid="active-state">{state}</strong>
+        </>
+      ) : (
+        <span className="muted" data-testid="no-active-state">
+          no step shown
+        </span>
+      )}
+      {blocked && <span className="blocked-tag">blocked: {blocked}</span>}
     </div>
   );
 }

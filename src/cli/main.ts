@@ -1,5 +1,5 @@
 import { commands } from './commands.js';
-import { UsageError, type CliIO } from './Command.js';
+import { argumentError, didYouMean, UsageError, type CliIO } from './Command.js';
 import { packageVersion } from '../node/packageRoot.js';
 
 function help(): string {
@@ -32,7 +32,11 @@ export async function main(
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`assistant-safety: unknown command "${name}"\n\n${help()}`);
+    const guess = didYouMean(
+      name,
+      commands.map((c) => c.name),
+    );
+    io.err(`assistant-safety: unknown command "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}\n\n${help()}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -42,8 +46,9 @@ export async function main(
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err(`assistant-safety ${name}: ${(e as Error).message}\n\n${command.usage}`);
+    const argument = argumentError(e, command.usage);
+    if (e instanceof UsageError || argument !== undefined) {
+      io.err(`assistant-safety ${name}: ${argument ?? (e as Error).message}\n\n${command.usage}`);
       return 2;
     }
     throw e;

@@ -114,6 +114,11 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
         const sessions = Object.entries(result.sessions);
         io.out(`${file}: ${count} entries, ${sessions.length} session${sessions.length === 1 ? '' : 's'}`);
         for (const [id, state] of sessions) io.out(`  session ${id}: ends in ${state}`);
+        if (tornLine !== undefined && count === 0) {
+          // Nothing was replayed, so nothing can be said about the machine's decisions.
+          io.out(`line ${tornLine}, the file's only line, is torn (cut off mid-write): there is nothing to replay`);
+          return 1;
+        }
         if (tornLine !== undefined)
           io.out(`warning: line ${tornLine} is torn (cut off mid-write); replayed the complete lines before it`);
         if (divergenceCount === 0) io.out('no divergence: the machine makes every recorded decision the same way');

@@ -39,7 +39,9 @@ describe('a live session from a real agent process', () => {
     expect(await agent.done).toBe(0);
     await expect.poll(() => app.page.getByTestId('live-session').count(), { timeout: 10_000 }).toBeGreaterThan(2);
     expect(await app.page.getByTestId('live-session').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('demo · demo-')]),
+      expect.arrayContaining([
+        expect.stringMatching(/^demo: A write before any discovery.*demo-write-before-discovery/),
+      ]),
     );
     await app.page.getByTestId('live-session').last().click();
     await expect.poll(() => app.page.getByTestId('timeline-row').count()).toBeGreaterThan(3);

@@ -46,7 +46,9 @@ describe('the server without the token', () => {
     const page = await newPage(browser, errors);
     const ok = await page.goto(served.url);
     expect(ok?.status()).toBe(200);
-    await expect.poll(() => page.getByTestId('active-state').count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid="active-state"], [data-testid="no-active-state"]').count())
+      .toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -13,13 +13,13 @@ async function run(args: string[]) {
 
 describe('assistant-safety paths', () => {
   it('should write the shortest paths as Markdown with readable names', async () => {
-    const { code, out } = await run(['paths', '--format', 'md']);
+    const { code, out } = await run(['paths', '--format', 'md', '--skip-mutants']);
     expect(code).toBe(0);
-    expect(out).toMatch(/^# Path plans: /);
-    expect(out).toContain('## 1. RESOLVING · begin resolve ⇒ RESOLVING, resolve allowed');
+    expect(out).toMatch(/^# QA report: /);
+    expect(out).toContain('<summary>1. RESOLVING · begin resolve ⇒ RESOLVING, resolve allowed</summary>');
     // The causal story: a read that ran beside the write lands after it and does not verify it.
     expect(out).toMatch(
-      /## \d+\. RESOLVING · [^\n]*begin read · [^\n]*write · read ok \(began before the write\) ⇒ VERIFYING\n/,
+      /<summary>\d+\. RESOLVING · [^\n]*begin read · [^\n]*write · read ok \(began before the write\) ⇒ VERIFYING<\/summary>\n/,
     );
   });
 
@@ -42,7 +42,9 @@ describe('assistant-safety paths', () => {
   });
 
   it('should exit 2 on bad arguments, naming them', async () => {
-    expect((await run(['paths', '--format', 'pdf'])).err).toContain('--format must be json, md or junit, got "pdf"');
+    expect((await run(['paths', '--format', 'pdf'])).err).toContain(
+      '--format must be json, md, html or junit, got "pdf"',
+    );
     expect((await run(['paths', '--strategy', 'simple', '--depth', '0'])).code).toBe(2);
     expect((await run(['paths', '--strategy', 'longest'])).code).toBe(2);
   });

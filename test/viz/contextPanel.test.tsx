@@ -24,7 +24,7 @@ describe('context panel', () => {
   it('should show the write in flight', () => {
     const entry = blockedRecording()[3]!; // the write has begun
     render(<ContextPanel entry={entry} recoveries={[]} recoveryTtlMs={600_000} />);
-    expect(field('inFlightWrite')).toBe('restart_vm (#c2) since 09:30:04.000');
+    expect(field('inFlightWrite')).toBe('restart_vm (id c2) since 09:30:04.000');
   });
 
   it('should list pending recoveries with their remaining time to live', () => {

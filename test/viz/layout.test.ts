@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseMachineDefinition, safetyMachineDefinition } from '../../src/index.js';
-import { layoutGraph, type Box } from '../../viz/layout/layoutGraph.js';
-import { buildGraphModel } from '../../viz/model/graphModel.js';
+import { diagramSize } from '../../viz/components/Diagram.js';
+import { fitScales } from '../../viz/hooks/useDiagramFit.js';
+import { layoutGraph, METRICS, splitGuard, type Box } from '../../viz/layout/layoutGraph.js';
+import { ANY_STATE, buildGraphModel } from '../../viz/model/graphModel.js';
 
 const overlap = (a: Box, b: Box, gap = 0) =>
   a.x < b.x + b.width + gap && b.x < a.x + a.width + gap && a.y < b.y + b.height + gap && b.y < a.y + a.height + gap;
@@ -51,5 +53,68 @@ describe('layout', () => {
 
   it('should lay out the same model the same way every time', async () => {
     expect(await layoutGraph(graph)).toEqual(await layoutGraph(graph));
+  });
+});
+
+describe('layout for a wide, short pane', () => {
+  const graph = buildGraphModel(parseMachineDefinition(safetyMachineDefinition));
+
+  it('should run left to right: the initial state first, the layout wider than tall', async () => {
+    const layout = await layoutGraph(graph);
+    const states = graph.nodes.filter((n) => n.kind === 'state');
+    const initial = layout.nodes[graph.definition.initial]!;
+    for (const n of states) expect(layout.nodes[n.id]!.x).toBeGreaterThanOrEqual(initial.x);
+    expect(layout.width).toBeGreaterThan(1.5 * layout.height);
+  });
+
+  it('should draw compact states that count the transitions staying in them instead of listing them', async () => {
+    const layout = await layoutGraph(graph);
+    for (const n of graph.nodes.filter((x) => x.kind === 'state')) {
+      const l = layout.nodes[n.id]!;
+      expect(l.height).toBeLessThanOrEqual(60);
+      const blocks = n.internal.filter((t) => t.blocks).length;
+      const total = l.badges.reduce((sum, b) => sum + b.count, 0);
+      expect(total).toBe(n.internal.length);
+      expect(l.badges.find((b) => b.kind === 'blocks')?.count ?? 0).toBe(blocks);
+    }
+  });
+
+  it('should drop every root-level transition straight from the "any state" band into the top of its target', async () => {
+    const layout = await layoutGraph(graph);
+    const band = layout.nodes[ANY_STATE]!;
+    for (const n of graph.nodes.filter((x) => x.kind === 'state')) {
+      const l = layout.nodes[n.id]!;
+      expect(l.x).toBeGreaterThanOrEqual(band.x);
+      expect(l.x + l.width).toBeLessThanOrEqual(band.x + band.width);
+      expect(l.y).toBeGreaterThan(band.y + band.height);
+    }
+    const roots = graph.edges.filter((e) => e.source === ANY_STATE);
+    expect(roots.length).toBeGreaterThan(0);
+    for (const e of roots) {
+      const [from, to] = layout.edges[e.id]!.points as [Box, Box];
+      expect(from.x).toBe(to.x);
+      expect(from.y).toBe(band.y + band.height);
+      expect(to.y).toBe(layout.nodes[e.target]!.y);
+    }
+  });
+
+  it('should fit whole into the 1280×720 diagram pane with state names at 11 px or more', async () => {
+    const layout = await layoutGraph(graph);
+    // The recordings pane at 1280×720: 700 px wide less its scrollbar, about 350 px high under the zoom bar.
+    const { all } = fitScales({ width: 684, height: 350 }, diagramSize(layout));
+    expect(METRICS.titleSize * all).toBeGreaterThanOrEqual(11);
+  });
+
+  it('should break a long guard at its camelCase humps', () => {
+    expect(splitGuard('[failedWriteNeedsVerification]')).toEqual(['[failedWriteNeeds', 'Verification]']);
+    expect(splitGuard('[isWrite]')).toEqual(['[isWrite]']);
+  });
+});
+
+describe('fitting a diagram into its viewport', () => {
+  it('should fit the whole drawing, enlarge it at most to 150 %, and fit the width on its own', () => {
+    expect(fitScales({ width: 516, height: 216 }, { width: 1000, height: 400 })).toEqual({ all: 0.5, width: 0.5 });
+    expect(fitScales({ width: 4016, height: 4016 }, { width: 1000, height: 400 }).all).toBe(1.5);
+    expect(fitScales({ width: 1016, height: 216 }, { width: 1000, height: 400 })).toEqual({ all: 0.5, width: 1 });
   });
 });

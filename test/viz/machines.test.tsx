@@ -40,7 +40,10 @@ describe('machines', () => {
     await waitFor(() =>
       expect(document.querySelector('svg.diagram')?.getAttribute('aria-label')).toBe('statechart strict-safety'),
     );
-    expect(document.querySelector('svg.diagram')!.textContent).toContain('Reading, strictly.');
+    // A state's description is in its accessible name (and its hover card), not printed in the compact box.
+    expect(document.querySelector('svg.diagram [data-state="READING"]')!.getAttribute('aria-label')).toContain(
+      'Reading, strictly.',
+    );
   });
 
   it('should say what is wrong with a machine that does not validate instead of drawing nothing', async () => {

@@ -4,6 +4,8 @@ import { formatDuration, formatTime } from '../model/format.js';
 
 export interface ContextPanelProps {
   entry: RecordingEntry | undefined;
+  /** The entry's place in the track, 0-based: shown as the timeline numbers it (#1 first). */
+  index?: number;
   /** Pending recoveries live at the entry's time, from the replay; undefined while unknown. */
   recoveries: readonly PendingRecovery[] | undefined;
   /** Time to live of a recovery in this session. */
@@ -31,7 +33,7 @@ function Field({ name, children }: { name: string; children: React.ReactNode }) 
 const toolAt = (tool: string | null, at: number | null) => (tool ? `${tool} at ${formatTime(at)}` : '—');
 
 /** The session's context at the current step: flags, counter, write in flight, last tools, pending recoveries. */
-export function ContextPanel({ entry, recoveries, recoveryTtlMs }: ContextPanelProps) {
+export function ContextPanel({ entry, index, recoveries, recoveryTtlMs }: ContextPanelProps) {
   if (!entry) {
     return (
       <aside className="context-panel" data-testid="context-panel">
@@ -45,7 +47,12 @@ export function ContextPanel({ entry, recoveries, recoveryTtlMs }: ContextPanelP
     <aside className="context-panel" data-testid="context-panel">
       <h2>Context</h2>
       <p className="muted">
-        session <code>{entry.session}</code>, call #{entry.seq} at {formatTime(entry.at)}
+        {index !== undefined && (
+          <>
+            <strong data-testid="context-step">#{index + 1}</strong> ·{' '}
+          </>
+        )}
+        session <code>{entry.session}</code> at {formatTime(entry.at)}
       </p>
       <dl>
         <Flag name="wroteThisEpisode" value={c.wroteThisEpisode} />
@@ -55,7 +62,7 @@ export function ContextPanel({ entry, recoveries, recoveryTtlMs }: ContextPanelP
         <Field name="calls in flight">{c.inFlight}</Field>
         <Field name="inFlightWrite">
           {c.inFlightWrite
-            ? `${c.inFlightWrite.tool} (#${c.inFlightWrite.id}) since ${formatTime(c.inFlightWrite.startedAt)}`
+            ? `${c.inFlightWrite.tool} (id ${c.inFlightWrite.id}) since ${formatTime(c.inFlightWrite.startedAt)}`
             : '—'}
         </Field>
         <Field name="lastReadTool">{toolAt(c.lastReadTool, c.lastReadAt)}</Field>

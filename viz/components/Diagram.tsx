@@ -1,8 +1,8 @@
 import type { MouseEventHandler, ReactNode } from 'react';
-import { METRICS, type GraphLayout } from '../layout/layoutGraph.js';
-import type { GraphModel } from '../model/graphModel.js';
-import { StateNode, type RowMark } from './StateNode.js';
-import { TransitionEdge, type EdgeMark } from './TransitionEdge.js';
+import { METRICS, labelSize, type GraphLayout, type NodeLayout } from '../layout/layoutGraph.js';
+import type { GraphModel, TransitionModel } from '../model/graphModel.js';
+import { StateNode } from './StateNode.js';
+import { TransitionEdge, transitionTooltip, type EdgeMark } from './TransitionEdge.js';
 
 export interface DiagramMoment {
   /** The state to highlight. */
@@ -11,9 +11,17 @@ export interface DiagramMoment {
   transition?: string;
   /** Set when the current step was a blocked attempt. */
   blocked?: { reasonCode: string; state: string };
+  /** The step shown (changes restart the step's animation). */
+  step?: number;
 }
 
 const MARKS: EdgeMark[] = ['none', 'taken', 'blocked', 'dim'];
+
+/** Edges in drawing order: the marked ones last, so they sit on top of any they share a route with. */
+export function drawOrder<T extends { id: string }>(edges: readonly T[], mark: (id: string) => EdgeMark): T[] {
+  const rank = (id: string) => (mark(id) === 'taken' || mark(id) === 'blocked' ? 2 : mark(id) === 'none' ? 1 : 0);
+  return [...edges].sort((a, b) => rank(a.id) - rank(b.id));
+}
 
 /** The statechart as SVG at one moment: active state, transition taken, blocked attempt. */
 export function Diagram({
@@ -29,54 +37,110 @@ export function Diagram({
   scale?: number;
 }) {
   const taken = moment.transition ? model.transitions.get(moment.transition) : undefined;
-  const rowMark: RowMark | undefined =
-    taken?.internal === true ? { transition: taken.id, kind: moment.blocked ? 'blocked' : 'taken' } : undefined;
-  // Where to pin the blocked badge: the row that blocked, else the state it happened in.
+  const markOf = (id: string): EdgeMark => (taken?.id === id ? (moment.blocked ? 'blocked' : 'taken') : 'none');
+  // Where to pin the blocked badge: the state the call was refused in.
   const blockedAt = moment.blocked && (taken?.internal ? taken.source : moment.blocked.state);
   const blockedNode = blockedAt ? layout.nodes[blockedAt] : undefined;
-  const blockedRow = taken?.internal ? blockedNode?.rows.find((r) => r.id === taken.id) : undefined;
+  const internalAt = taken?.internal ? layout.nodes[taken.source] : undefined;
   return (
     <DiagramFrame layout={layout} scale={scale} label={`statechart ${model.id}`}>
       {model.nodes.map((n) => {
         const l = layout.nodes[n.id];
         return l ? (
-          <StateNode
-            key={n.id}
-            node={n}
-            layout={l}
-            active={moment.active === n.id}
-            row={rowMark?.transition.startsWith(`${n.id}.`) ? rowMark : undefined}
-          />
+          <StateNode key={n.id} node={n} layout={l} active={moment.active === n.id} pulse={moment.step ?? 0} />
         ) : null;
       })}
-      {model.edges.map((e) => {
+      {drawOrder(model.edges, markOf).map((e) => {
         const l = layout.edges[e.id];
-        if (!l) return null;
-        const mark: EdgeMark = taken?.id === e.id ? (moment.blocked ? 'blocked' : 'taken') : 'none';
-        return <TransitionEdge key={e.id} transition={e} layout={l} mark={mark} />;
+        return l ? (
+          <TransitionEdge key={e.id} transition={e} layout={l} mark={markOf(e.id)} step={moment.step} />
+        ) : null;
       })}
-      {moment.blocked && blockedNode && (
-        <g
-          data-testid="blocked-marker"
-          className="blocked-marker"
-          transform={`translate(${blockedNode.x + blockedNode.width - 8},${
-            blockedNode.y + (blockedRow ? blockedRow.y + blockedRow.height / 2 - 10 : 4)
-          })`}
-        >
-          <title>{`blocked here: ${moment.blocked.reasonCode}`}</title>
-          <rect
-            x={0}
-            y={-1}
-            width={(moment.blocked.reasonCode.length + 9) * METRICS.charWidth + 16}
-            height={20}
-            rx={10}
-          />
-          <text x={8} y={13}>
-            {`blocked: ${moment.blocked.reasonCode}`}
-          </text>
-        </g>
+      {taken?.internal && internalAt && (
+        <InternalCallout
+          transition={taken}
+          node={internalAt}
+          kind={moment.blocked ? 'blocked' : 'taken'}
+          step={moment.step}
+          layout={layout}
+        />
       )}
+      {moment.blocked && blockedNode && <BlockedMarker node={blockedNode} reasonCode={moment.blocked.reasonCode} />}
     </DiagramFrame>
+  );
+}
+
+/** The red "blocked: CODE" badge pinned to the top right of the state a call was refused in. */
+export function BlockedMarker({ node, reasonCode }: { node: NodeLayout; reasonCode: string }) {
+  const width = (reasonCode.length + 9) * METRICS.charWidth + 16;
+  return (
+    <g
+      data-testid="blocked-marker"
+      className="blocked-marker"
+      transform={`translate(${node.x + node.width - Math.min(width, node.width) / 2},${node.y - 12})`}
+    >
+      <title>{`blocked here: ${reasonCode}`}</title>
+      <rect x={0} y={-1} width={width} height={20} rx={10} />
+      <text x={8} y={13}>
+        {`blocked: ${reasonCode}`}
+      </text>
+    </g>
+  );
+}
+
+/**
+ * A transition that stays in its state, drawn only while it is the one the
+ * step took: a loop on the state and its label under it.
+ */
+export function InternalCallout({
+  transition,
+  node,
+  kind,
+  step,
+  layout,
+}: {
+  transition: TransitionModel;
+  node: NodeLayout;
+  kind: 'taken' | 'blocked';
+  step?: number;
+  layout: { width: number; height: number };
+}) {
+  const lines = [
+    `${transition.event}${transition.guard ? ` [${transition.guard}]` : ''}`,
+    ...(transition.blocks ? [`/ block ${transition.blocks}`] : []),
+  ];
+  const size = labelSize(lines.map((l) => l));
+  const width = Math.max(...lines.map((l) => l.length)) * METRICS.charWidth + 2 * METRICS.labelPadding;
+  // Under the state, kept inside the drawing.
+  const x = Math.max(2, Math.min(node.x + node.width / 2 - width / 2, layout.width - width - 2));
+  const below = node.y + node.height + 12;
+  const y = below + size.height > layout.height + 28 ? node.y - size.height - 14 : below;
+  const loopX = node.x + node.width - 18;
+  const loop =
+    y > node.y
+      ? `M${loopX - 10},${node.y + node.height} C${loopX - 14},${node.y + node.height + 18} ${loopX + 14},${node.y + node.height + 18} ${loopX + 10},${node.y + node.height}`
+      : `M${loopX - 10},${node.y} C${loopX - 14},${node.y - 18} ${loopX + 14},${node.y - 18} ${loopX + 10},${node.y}`;
+  return (
+    <g
+      key={step}
+      className={`internal-callout internal-${kind}`}
+      data-transition={transition.id}
+      data-testid="internal-callout"
+    >
+      <title>{transitionTooltip(transition)}</title>
+      <path className="edge-path" d={loop} markerEnd={`url(#arrow-${kind})`} />
+      <rect className="edge-label-box" x={x} y={y} width={width} height={size.height} rx={3} />
+      {lines.map((line, i) => (
+        <text
+          key={i}
+          className={`edge-label${i > 0 ? ' internal-effect' : ''}`}
+          x={x + width / 2}
+          y={y + 2 + (i + 0.5) * METRICS.lineHeight}
+        >
+          {line}
+        </text>
+      ))}
+    </g>
   );
 }
 

@@ -2,7 +2,14 @@ import type { LiveSessionInfo } from 'assistant-safety/live';
 import type { LiveStatus } from '../hooks/useLiveSession.js';
 import { formatTime } from '../model/format.js';
 
-/** The hub's live sessions; click one to follow it. */
+/** At most this many sessions are listed (the newest); the rest are counted. */
+export const MAX_LISTED_SESSIONS = 12;
+
+/**
+ * The hub's live sessions, newest first and at most {@link MAX_LISTED_SESSIONS}
+ * of them; click one to follow it. The heading, the follow control and the
+ * legend of the status dots stay put while the list scrolls.
+ */
 export function LiveSessionList({
   status,
   sessions,
@@ -21,22 +28,36 @@ export function LiveSessionList({
   autoFollow: boolean;
   onAutoFollow: (on: boolean) => void;
 }) {
+  // The hub lists sessions as they arrived: the newest is last.
+  const newestFirst = [...sessions].reverse();
+  const listed = newestFirst.slice(0, MAX_LISTED_SESSIONS);
+  // The followed session stays listed even when it is older than the ones shown.
+  const followedInfo = newestFirst.find((s) => s.id === followed);
+  if (followedInfo && !listed.includes(followedInfo)) listed.push(followedInfo);
+  const hidden = sessions.length - listed.length;
   return (
-    <section className="source">
-      <h2>Live sessions</h2>
-      <p className="muted">hub: {status === 'open' ? 'connected' : status}</p>
-      {error && <p className="error">{error}</p>}
-      <label className="auto-follow">
-        <input type="checkbox" checked={autoFollow} onChange={(e) => onAutoFollow(e.target.checked)} /> follow the
-        newest session
-      </label>
+    <section className="source live-source">
+      <div className="live-head">
+        <h2>
+          Live sessions <span className="muted">{sessions.length > 0 ? `(${sessions.length})` : ''}</span>
+        </h2>
+        <p className="muted">hub: {status === 'open' ? 'connected' : status}</p>
+        {error && <p className="error">{error}</p>}
+        <label className="auto-follow">
+          <input type="checkbox" checked={autoFollow} onChange={(e) => onAutoFollow(e.target.checked)} /> follow the
+          newest session
+        </label>
+        <p className="live-legend muted" data-testid="live-legend">
+          <span className="dot dot-on" /> agent connected <span className="dot dot-off" /> session ended
+        </p>
+      </div>
       {sessions.length === 0 && (
         <p className="muted">
           No live session yet. An agent streams one with <code>createLiveRecorder({'{ url }'})</code>.
         </p>
       )}
-      <ul className="live-list">
-        {sessions.map((s) => (
+      <ul className="live-list" data-testid="live-list">
+        {listed.map((s) => (
           <li key={s.id}>
             <button
               type="button"
@@ -47,13 +68,11 @@ export function LiveSessionList({
             >
               <span
                 className={`dot ${s.connected ? 'dot-on' : 'dot-off'}`}
-                title={s.connected ? 'connected' : 'ended'}
+                title={s.connected ? 'agent connected: still streaming' : 'session ended: the agent disconnected'}
               />
-              <span className="live-id">
-                {s.agent ? `${s.agent} · ` : ''}
-                {s.id}
-              </span>
+              <span className="live-id">{s.agent ?? s.id}</span>
               <span className="live-meta">
+                {s.agent ? `${s.id} · ` : ''}
                 {s.state} · {s.events} events · {formatTime(s.lastAt)}
                 {s.truncated ? ' · truncated' : ''}
               </span>
@@ -61,6 +80,11 @@ export function LiveSessionList({
           </li>
         ))}
       </ul>
+      {hidden > 0 && (
+        <p className="muted" data-testid="live-hidden">
+          and {hidden} older session{hidden === 1 ? '' : 's'}
+        </p>
+      )}
     </section>
   );
 }

@@ -32,46 +32,46 @@ export function PlaygroundControls({ session, message, call, newCallId, onRestar
         A real session on this machine, in the page. State: <strong>{session.state}</strong>
       </p>
       <h3>Tool calls</h3>
-      <table className="pg-kinds">
-        <tbody>
-          {TOOL_KINDS.map((kind) => (
-            <tr key={kind}>
-              <th>{kind}</th>
-              <td>
-                <input
-                  aria-label={`${kind} tool name`}
-                  value={tools[kind]}
-                  onChange={(e) => setTools({ ...tools, [kind]: e.target.value })}
-                />
-              </td>
-              <td>
-                <button
-                  type="button"
-                  data-pg={`begin-${kind}`}
-                  onClick={() => call({ type: 'beginToolCall', id: newCallId(), kind, tool: tools[kind] || kind })}
-                >
-                  begin
-                </button>
-                <button
-                  type="button"
-                  data-pg={`check-${kind}`}
-                  title="canExecuteTool (compatible API)"
-                  onClick={() => call({ type: 'canExecuteTool', kind, tool: tools[kind] || kind })}
-                >
-                  check
-                </button>
-                <button
-                  type="button"
-                  title="onToolSuccess (compatible API)"
-                  onClick={() => call({ type: 'onToolSuccess', kind, tool: tools[kind] || kind })}
-                >
-                  success
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="pg-kinds">
+        {TOOL_KINDS.map((kind) => (
+          <div key={kind} className="pg-kind">
+            <label>
+              <span className="pg-kind-name">{kind}</span>
+              <input
+                aria-label={`${kind} tool name`}
+                value={tools[kind]}
+                onChange={(e) => setTools({ ...tools, [kind]: e.target.value })}
+              />
+            </label>
+            <span className="pg-kind-buttons">
+              <button
+                type="button"
+                data-pg={`begin-${kind}`}
+                title="beginToolCall (call-lifecycle API)"
+                onClick={() => call({ type: 'beginToolCall', id: newCallId(), kind, tool: tools[kind] || kind })}
+              >
+                begin
+              </button>
+              <button
+                type="button"
+                data-pg={`check-${kind}`}
+                title="canExecuteTool (compatible API)"
+                onClick={() => call({ type: 'canExecuteTool', kind, tool: tools[kind] || kind })}
+              >
+                check
+              </button>
+              <button
+                type="button"
+                data-pg={`success-${kind}`}
+                title="onToolSuccess (compatible API)"
+                onClick={() => call({ type: 'onToolSuccess', kind, tool: tools[kind] || kind })}
+              >
+                success
+              </button>
+            </span>
+          </div>
+        ))}
+      </div>
       <h3>In flight</h3>
       {inFlight.length === 0 && <p className="muted">none</p>}
       <ul className="pg-inflight">

@@ -57,7 +57,9 @@ export function RecordingSource({ list, listError, status, current, onOpenServer
         <p>Drop a .jsonl recording here, or</p>
         <label className="file-label">
           choose a file…
+          {/* The native control is hidden: the label is the one file chooser. */}
           <input
+            className="visually-hidden"
             type="file"
             accept=".jsonl,.json,.txt,application/x-ndjson"
             data-testid="open-recording"

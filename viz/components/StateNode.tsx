@@ -1,71 +1,66 @@
 import { METRICS, type NodeLayout } from '../layout/layoutGraph.js';
 import type { StateNodeModel } from '../model/graphModel.js';
 
-/** How one internal row is marked at the current step. */
-export interface RowMark {
-  transition: string;
-  kind: 'taken' | 'blocked';
-}
+/** Advance of the band's smaller, italic name (15 px). */
+const ANY_TITLE_CHAR_WIDTH = 9.1;
 
-/** One state: name, description, and its targetless transitions as rows; the active state is highlighted. */
+/** A state's compact box as the layout placed it: its name and chips counting the transitions that stay in it. */
 export function StateNode({
   node,
   layout,
   active,
-  row,
+  pulse,
 }: {
   node: StateNodeModel;
   layout: NodeLayout;
   active: boolean;
-  row: RowMark | undefined;
+  /** Changes on each step: restarts the active state's pulse. */
+  pulse?: number;
 }) {
   const m = METRICS;
+  const any = node.kind === 'any';
   const classes = ['state', `state-${node.kind}`, active ? 'state-active' : ''].filter(Boolean).join(' ');
+  const title = node.initial ? `▸ ${node.label}` : node.label;
+  // The band draws its chips on its one line, after its name; a state under its name.
+  const chipsX = any ? title.length * ANY_TITLE_CHAR_WIDTH + 8 : 0;
+  const chipsY = any ? 5 : m.titleHeight;
   return (
-    <g className={classes} transform={`translate(${layout.x},${layout.y})`} data-state={node.id}>
-      <title>{node.description}</title>
-      <rect className="state-box" width={layout.width} height={layout.height} rx={node.kind === 'any' ? 4 : 10} />
-      <text className="state-title" x={m.padding} y={m.titleHeight - 8}>
-        {node.initial ? `▸ ${node.label}` : node.label}
+    <g
+      className={classes}
+      transform={`translate(${layout.x},${layout.y})`}
+      data-state={node.id}
+      aria-label={tooltip(node)}
+    >
+      {active && pulse !== undefined && (
+        <rect
+          key={pulse}
+          className="state-pulse"
+          width={layout.width}
+          height={layout.height}
+          rx={any ? 4 : 10}
+          aria-hidden="true"
+        />
+      )}
+      <rect className="state-box" width={layout.width} height={layout.height} rx={any ? 4 : 10} />
+      <text className="state-title" x={m.padding} y={any ? 20 : m.titleHeight - 6}>
+        {title}
       </text>
-      {active && (
-        <text className="state-active-tag" x={layout.width - m.padding} y={m.titleHeight - 8}>
-          active
-        </text>
-      )}
-      {layout.descriptionLines.map((line, i) => (
-        <text key={i} className="state-description" x={m.padding} y={m.titleHeight + m.lineHeight * (i + 1) - 4}>
-          {line}
-        </text>
+      {layout.badges.map((b) => (
+        <g key={b.kind} className={`badge badge-${b.kind}`} transform={`translate(${chipsX + b.x},${chipsY})`}>
+          <rect width={b.width} height={m.badgeHeight - 2} rx={9} />
+          <text x={b.width / 2} y={(m.badgeHeight - 2) / 2}>
+            {b.text}
+          </text>
+        </g>
       ))}
-      {node.internal.length > 0 && (
-        <line className="state-separator" x1={0} x2={layout.width} y1={layout.rowsTop - 4} y2={layout.rowsTop - 4} />
-      )}
-      {node.internal.map((t, i) => {
-        const r = layout.rows[i];
-        if (!r) return null;
-        const mark = row?.transition === t.id ? row.kind : undefined;
-        return (
-          <g
-            key={t.id}
-            className={`row${mark ? ` row-${mark}` : ''}${t.blocks ? ' row-blocks' : ''}`}
-            data-transition={t.id}
-          >
-            <title>{`${t.description}${t.actions.length ? `\nactions: ${t.actions.join(', ')}` : ''}`}</title>
-            {mark && <rect className="row-highlight" x={2} y={r.y} width={layout.width - 4} height={r.height} rx={3} />}
-            {r.lines.map((line, j) => (
-              <text
-                key={j}
-                className={j === 0 ? 'row-label' : 'row-effect'}
-                x={m.padding}
-                y={r.y + (j + 1) * m.lineHeight - 2}
-              >
-                {line}
-              </text>
-            ))}
-          </g>
-        );
-      })}
     </g>
   );
+}
+
+/** A state in words (its accessible name): its description, then the transitions that stay in it. */
+export function tooltip(node: StateNodeModel): string {
+  const rows = node.internal.map(
+    (t) => `• ${t.event}${t.guard ? ` [${t.guard}]` : ''}${t.blocks ? ` / block ${t.blocks}` : ''}`,
+  );
+  return [node.description, ...(rows.length ? ['', 'Stays in this state on:', ...rows] : [])].join('\n');
 }

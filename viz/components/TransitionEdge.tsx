@@ -5,7 +5,7 @@ import type { TransitionModel } from '../model/graphModel.js';
 export type EdgeMark = 'none' | 'taken' | 'blocked' | 'dim';
 
 /** An orthogonal route with slightly rounded corners. */
-function routePath(points: readonly Point[], radius = 6): string {
+export function routePath(points: readonly Point[], radius = 6): string {
   if (points.length === 0) return '';
   let d = `M${points[0]!.x},${points[0]!.y}`;
   for (let i = 1; i < points.length - 1; i++) {
@@ -23,25 +23,44 @@ function routePath(points: readonly Point[], radius = 6): string {
   return `${d} L${last.x},${last.y}`;
 }
 
-/** One transition with a target: its route, arrowhead and `EVENT [guard]` label. */
+/** A transition in words (its accessible name): where it goes, what it does. */
+export function transitionTooltip(t: TransitionModel): string {
+  const from = t.source === '*' ? 'any state' : t.source;
+  return [
+    `${from} → ${t.internal ? `${from} (stays)` : t.target}: ${t.event}${t.guard ? ` [${t.guard}]` : ''}`,
+    t.description,
+    ...(t.actions.length ? [`actions: ${t.actions.join(', ')}`] : []),
+  ].join('\n');
+}
+
+/**
+ * One transition with a target: its route, arrowhead and `EVENT [guard]`
+ * label. When taken (or blocked) a pulse runs along the route; `step`
+ * restarts it on every step.
+ */
 export const TransitionEdge = memo(function TransitionEdge({
   transition,
   layout,
   mark,
+  step,
 }: {
   transition: TransitionModel;
   layout: EdgeLayout;
   mark: EdgeMark;
+  step?: number;
 }) {
   const { label } = layout;
+  const d = routePath(layout.points);
+  const marked = mark === 'taken' || mark === 'blocked';
   return (
-    <g className={`edge edge-${mark}${transition.source === '*' ? ' edge-any' : ''}`} data-transition={transition.id}>
-      <title>
-        {`${transition.source === '*' ? 'any state' : transition.source} → ${transition.target}\n${transition.description}${
-          transition.actions.length ? `\nactions: ${transition.actions.join(', ')}` : ''
-        }`}
-      </title>
-      <path className="edge-path" d={routePath(layout.points)} markerEnd={`url(#arrow-${mark})`} />
+    <g
+      className={`edge edge-${mark}${transition.source === '*' ? ' edge-any' : ''}`}
+      data-transition={transition.id}
+      aria-label={transitionTooltip(transition)}
+    >
+      <path className="edge-hit" d={d} />
+      <path className="edge-path" d={d} markerEnd={`url(#arrow-${mark})`} />
+      {marked && <path key={step} className="edge-flow" d={d} pathLength={1} aria-hidden="true" />}
       <rect className="edge-label-box" x={label.x} y={label.y} width={label.width} height={label.height} rx={3} />
       {label.lines.map((line, i) => (
         <text

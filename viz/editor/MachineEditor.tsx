@@ -34,11 +34,14 @@ export function MachineEditor({
   file,
   fromServer,
   onSaved,
+  onShownState,
 }: {
   file: string | undefined;
   fromServer: boolean;
   /** Called after each save, e.g. to reload the machines the other modes draw. */
   onSaved?: () => void;
+  /** Told the state the diagram shows: a played counterexample step's, else none. */
+  onShownState?: (state: string | undefined) => void;
 }) {
   const name = file?.replace(/\.json$/, '');
   const loaded = useMachineFile(fromServer ? name : undefined);
@@ -86,6 +89,7 @@ export function MachineEditor({
       definition={loaded.file.json as MachineDefinition}
       onReload={loaded.reload}
       {...(onSaved && { onSaved })}
+      {...(onShownState && { onShownState })}
     />
   );
 }
@@ -96,12 +100,14 @@ function EditorSession({
   definition,
   onReload,
   onSaved: onFileSaved,
+  onShownState,
 }: {
   name: string;
   file: MachineFileResponse;
   definition: MachineDefinition;
   onReload(): void;
   onSaved?: () => void;
+  onShownState?: (state: string | undefined) => void;
 }) {
   const [state, dispatch] = useReducer(
     editorReducer,
@@ -163,6 +169,10 @@ function EditorSession({
 
   const violation = state.playback && report?.violations.find((v) => v.id === state.playback!.invariant);
   const step = violation ? violation.steps[state.playback!.step] : undefined;
+  useEffect(() => {
+    onShownState?.(step?.to);
+    return () => onShownState?.(undefined);
+  }, [step?.to, onShownState]);
   const at = state.selection?.kind === 'transition' ? transitionRefOf(state.selection.id) : undefined;
   const selected =
     at && (at.source === null ? doc.definition.on : doc.definition.states[at.source]?.on)?.[at.event]?.[at.index];
@@ -229,7 +239,7 @@ function EditorSession({
             </span>
           ) : (
             <span className="muted">
-              Click a state, a row or an arrow to edit it; drag a state to move it (saved in machines/{name}
+              Click a state or an arrow to edit it; drag a state to move it (saved in machines/{name}
               .layout.json).
             </span>
           )}

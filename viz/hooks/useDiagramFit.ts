@@ -1,19 +1,32 @@
 import { useEffect, useState, type RefObject } from 'react';
 
-/** A zoom that follows the viewport: the diagram's width, or all of it. */
-export type Fit = 'width' | 'all';
+/** A zoom that follows the viewport: the whole diagram, or its width. */
+export type Fit = 'all' | 'width';
+
+/** A fitted diagram is enlarged up to this much in a big viewport, no more. */
+export const MAX_FIT = 1.5;
 
 /**
- * The scales that fit a diagram drawn at `size` into its scrolling viewport,
- * kept up to date as the viewport resizes: `width` fits its width, `all` the
- * whole diagram with `reserve` px of the viewport's height left free. Never
- * enlarged; 1 until the viewport is laid out (and in jsdom).
+ * The scales that fit a diagram of `size` into a viewport of `box`: `all`
+ * the whole diagram, `width` its width (it may then scroll down). Enlarged
+ * up to {@link MAX_FIT}. Pure: the viewport's hook below measures the box.
  */
-export function useDiagramFit(
-  viewport: RefObject<HTMLElement | null>,
+export function fitScales(
+  box: { width: number; height: number },
   size: { width: number; height: number },
-  reserve: number,
+  margin = 8,
 ): Record<Fit, number> {
+  if (box.width <= 0 || size.width <= 0) return { all: 1, width: 1 };
+  const width = Math.min(MAX_FIT, (box.width - 2 * margin) / size.width);
+  const all = box.height > 0 ? Math.min(width, (box.height - 2 * margin) / size.height) : width;
+  return { all: Math.max(0.05, all), width: Math.max(0.05, width) };
+}
+
+/**
+ * The inner size of a scrolling viewport, kept up to date as it resizes;
+ * 0×0 until it is laid out (and in jsdom).
+ */
+export function useViewportBox(viewport: RefObject<HTMLElement | null>): { width: number; height: number } {
   const [box, setBox] = useState({ width: 0, height: 0 });
   useEffect(() => {
     const el = viewport.current;
@@ -24,7 +37,5 @@ export function useDiagramFit(
     observer.observe(el);
     return () => observer.disconnect();
   }, [viewport]);
-  const width = box.width > 0 ? Math.min(1, (box.width - 16) / size.width) : 1;
-  const all = box.height > 0 ? Math.min(width, (box.height - reserve) / size.height) : width;
-  return { width, all };
+  return box;
 }

@@ -1,32 +1,48 @@
 import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ELK, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
-import { internalLines, type GraphModel, type StateNodeModel, type TransitionModel } from '../model/graphModel.js';
+import { ANY_STATE, type GraphModel, type StateNodeModel, type TransitionModel } from '../model/graphModel.js';
 
 /*
- * Graph model -> positions, with ELK's layered algorithm (the engine the
- * XState tools use), in the bundled build: no web worker, one promise. Pure:
- * sizes come from fixed text metrics (the diagram draws in a monospace font
- * whose advance is known), so the same model always lays out the same way and
- * the module runs in node for its tests.
+ * Graph model -> positions. The states are laid out left to right with ELK's
+ * layered algorithm (the engine the XState tools use), in the bundled build:
+ * no web worker, one promise. Left to right because the diagram's pane is
+ * wide and short in every mode. A state is a compact box (its name and a
+ * count of the transitions that stay in it); its transitions to other states
+ * are labelled edges. The root-level ("any state") transitions hang off a
+ * dashed band across the top that spans every state: each drops straight
+ * down into its target, so "from any state" reads as exactly that.
+ *
+ * Pure: sizes come from fixed text metrics (the diagram draws in a monospace
+ * font whose advance is known), so the same model always lays out the same
+ * way and the module runs in node for its tests.
  */
 
 /** Text metrics the diagram renders with; the layout sizes boxes from them. */
 export const METRICS = {
   font: "'DejaVu Sans Mono', 'Menlo', 'Consolas', monospace",
+  /** Edge labels: the event. */
   fontSize: 12,
   /** Advance of one character at fontSize (DejaVu Sans Mono: 0.602 em), rounded up. */
   charWidth: 7.3,
-  titleSize: 14,
-  titleCharWidth: 8.6,
-  lineHeight: 16,
-  rowHeight: 18,
-  padding: 10,
-  titleHeight: 26,
-  /** Description lines wrap at this many characters. */
-  wrapAt: 36,
-  minWidth: 180,
-  labelPadding: 6,
-  labelHeight: 18,
+  /** Edge labels: the guard line. */
+  guardSize: 11,
+  guardCharWidth: 6.7,
+  /** State names: large, so the whole machine stays legible when fitted into a small pane. */
+  titleSize: 19,
+  titleCharWidth: 11.5,
+  lineHeight: 15,
+  padding: 12,
+  titleHeight: 30,
+  /** The row of counts under a state's name. */
+  badgeHeight: 20,
+  badgeSize: 11,
+  badgeCharWidth: 6.7,
+  minWidth: 130,
+  labelPadding: 5,
+  /** The "any state" band. */
+  bandHeight: 30,
+  /** Space between the band and the top of the states' area. */
+  dropGap: 14,
 } as const;
 
 export interface Point {
@@ -37,19 +53,18 @@ export interface Box extends Point {
   width: number;
   height: number;
 }
+/** One chip under a state's name: how many of its transitions stay in it, and how many of those block. */
+export interface Badge {
+  kind: 'blocks' | 'stays';
+  count: number;
+  text: string;
+  /** Left of the chip, relative to the node. */
+  x: number;
+  width: number;
+}
 export interface NodeLayout extends Box {
   id: string;
-  descriptionLines: string[];
-  /** Top of the first internal-transition row, relative to the node. */
-  rowsTop: number;
-  /** The internal transitions' rows, in order, relative to the node. */
-  rows: RowLayout[];
-}
-export interface RowLayout {
-  id: string;
-  y: number;
-  height: number;
-  lines: string[];
+  badges: Badge[];
 }
 export interface EdgeLayout {
   id: string;
@@ -64,51 +79,62 @@ export interface GraphLayout {
   edges: Record<string, EdgeLayout>;
 }
 
-/** Greedy word wrap at `width` characters (a word longer than that gets a line of its own). */
-export function wrapText(text: string, width: number = METRICS.wrapAt): string[] {
+/** An edge's label: the event, and the guard on a line of its own (narrow labels keep the diagram compact). */
+export function edgeLabelLines(t: TransitionModel): string[] {
+  return t.guard ? [t.event, ...splitGuard(`[${t.guard}]`)] : [t.event];
+}
+
+/** A long guard name broken into lines at its camelCase humps, each at most `width` characters where it can. */
+export function splitGuard(text: string, width = 18): string[] {
+  if (text.length <= width) return [text];
+  const parts = text.split(/(?=[A-Z])/);
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
+  for (const part of parts) {
+    if (line && line.length + part.length > width) {
       lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
+      line = part;
+    } else line += part;
   }
   if (line) lines.push(line);
   return lines;
 }
 
-/** An edge's label: the event, and the guard on a line of its own (narrow labels keep the diagram compact). */
-export function edgeLabelLines(t: TransitionModel): string[] {
-  return t.guard ? [t.event, `[${t.guard}]`] : [t.event];
+/** The size of an edge label with these lines (first line the event, the others guard lines). */
+export function labelSize(lines: readonly string[]): { width: number; height: number } {
+  const m = METRICS;
+  const widths = lines.map((l, i) => l.length * (i === 0 ? m.charWidth : m.guardCharWidth));
+  return { width: Math.ceil(Math.max(...widths) + 2 * m.labelPadding), height: lines.length * m.lineHeight + 4 };
 }
 
-/** The size of a state box and where its parts go. */
+/** The chips of a state: its blocking and its other targetless transitions, counted. */
+export function nodeBadges(node: StateNodeModel): Badge[] {
+  const m = METRICS;
+  const blocks = node.internal.filter((t) => t.blocks !== undefined).length;
+  const stays = node.internal.length - blocks;
+  const badges: Badge[] = [];
+  let x = m.padding;
+  const add = (kind: Badge['kind'], count: number, text: string) => {
+    const width = Math.ceil(text.length * m.badgeCharWidth + 12);
+    badges.push({ kind, count, text, x, width });
+    x += width + 6;
+  };
+  if (blocks > 0) add('blocks', blocks, `⊘ ${blocks} block${blocks > 1 ? 's' : ''}`);
+  if (stays > 0) add('stays', stays, `↺ ${stays}`);
+  return badges;
+}
+
+/** The size of a state box and its chips. */
 export function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
   const m = METRICS;
-  const descriptionLines = wrapText(node.description);
-  const lines = node.internal.map(internalLines);
-  const textWidth = Math.max(
-    (node.label.length + (node.initial ? 2 : 0)) * m.titleCharWidth,
-    ...descriptionLines.map((l) => l.length * m.charWidth),
-    ...lines.flat().map((r) => r.length * m.charWidth),
-  );
-  const rowsTop = m.titleHeight + descriptionLines.length * m.lineHeight + m.padding;
-  const rows: RowLayout[] = [];
-  let y = rowsTop;
-  node.internal.forEach((t, i) => {
-    const height = lines[i]!.length * m.lineHeight + 4;
-    rows.push({ id: t.id, y, height, lines: lines[i]! });
-    y += height;
-  });
-  const height = rows.length > 0 ? y + m.padding : rowsTop;
+  const badges = nodeBadges(node);
+  const title = (node.label.length + (node.initial ? 2 : 0)) * m.titleCharWidth;
+  const chips = badges.length ? badges.at(-1)!.x + badges.at(-1)!.width - m.padding : 0;
   return {
     id: node.id,
-    width: Math.ceil(Math.max(m.minWidth, textWidth + 2 * m.padding)),
-    height: Math.ceil(height),
-    descriptionLines,
-    rows,
-    rowsTop,
+    width: Math.ceil(Math.max(m.minWidth, Math.max(title, chips) + 2 * m.padding)),
+    height: m.titleHeight + (badges.length ? m.badgeHeight : 4) + 6,
+    badges,
   };
 }
 
@@ -119,61 +145,71 @@ const elk = new Elk();
 
 const LAYOUT_OPTIONS = {
   'elk.algorithm': 'layered',
-  'elk.direction': 'DOWN',
+  'elk.direction': 'RIGHT',
   'elk.edgeRouting': 'ORTHOGONAL',
-  'elk.spacing.nodeNode': '60',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '70',
-  'elk.layered.spacing.edgeNodeBetweenLayers': '24',
-  'elk.spacing.edgeEdge': '18',
-  'elk.spacing.edgeNode': '24',
-  'elk.spacing.edgeLabel': '4',
-  'elk.layered.spacing.edgeEdgeBetweenLayers': '14',
+  'elk.spacing.nodeNode': '36',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '22',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '10',
+  'elk.spacing.edgeEdge': '12',
+  'elk.spacing.edgeNode': '16',
+  'elk.spacing.edgeLabel': '3',
+  'elk.layered.spacing.edgeEdgeBetweenLayers': '10',
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-  // Back edges are the ones against the definition's order: the initial state comes out on top.
+  // Back edges are the ones against the definition's order: the initial state comes out on the left.
   'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
   'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
-  'elk.padding': '[top=20,left=20,bottom=20,right=20]',
+  'elk.padding': '[top=12,left=12,bottom=12,right=12]',
 };
 
+const MARGIN = 12;
+
 /**
- * Lays out a graph model: boxes that do not overlap, orthogonal edges, and a
- * placed label on every edge.
+ * Lays out a graph model: compact boxes that do not overlap, left to right,
+ * orthogonal edges with a placed label each, and the root-level transitions
+ * dropping from the "any state" band across the top.
  *
  * @example
  * const layout = await layoutGraph(buildGraphModel(definition));
- * layout.nodes.READING; // { x, y, width, height, ... }
+ * layout.nodes.READING; // { x, y, width, height, badges }
  */
 export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
+  const m = METRICS;
+  const states = model.nodes.filter((n) => n.kind === 'state');
   const measured = new Map(model.nodes.map((n) => [n.id, measureNode(n)]));
+  const stateEdges = model.edges.filter((e) => e.source !== ANY_STATE);
+  const rootEdges = model.edges.filter((e) => e.source === ANY_STATE);
   const graph: ElkNode = {
     id: 'root',
     layoutOptions: LAYOUT_OPTIONS,
-    children: model.nodes.map((n) => {
+    children: states.map((n) => {
       const size = measured.get(n.id)!;
       return { id: n.id, width: size.width, height: size.height };
     }),
-    edges: model.edges.map((e): ElkExtendedEdge => {
+    edges: stateEdges.map((e): ElkExtendedEdge => {
       const lines = edgeLabelLines(e);
       return {
         id: e.id,
         sources: [e.source],
         targets: [e.target],
-        labels: [
-          {
-            id: `${e.id}:label`,
-            text: lines.join('\n'),
-            width: Math.ceil(Math.max(...lines.map((l) => l.length)) * METRICS.charWidth + 2 * METRICS.labelPadding),
-            height: lines.length * METRICS.lineHeight + 4,
-            layoutOptions: { 'elk.edgeLabels.placement': 'CENTER' },
-          },
-        ],
+        labels: [{ id: `${e.id}:label`, text: lines.join('\n'), ...labelSize(lines) }],
+        layoutOptions: { 'elk.edgeLabels.placement': 'CENTER' },
       };
     }),
   };
   const out = await elk.layout(graph);
+
+  // Root-level transitions, grouped by target: one drop per target, one label per transition stacked beside it.
+  const byTarget = new Map<string, TransitionModel[]>();
+  for (const e of rootEdges) byTarget.set(e.target, [...(byTarget.get(e.target) ?? []), e]);
+  const labelStack = (list: TransitionModel[]) => list.reduce((h, e) => h + labelSize(edgeLabelLines(e)).height + 2, 0);
+  const any = model.nodes.find((n) => n.kind === 'any');
+  const bandBottom = any ? MARGIN + m.bandHeight : 0;
+  const dropZone = any ? Math.max(0, ...[...byTarget.values()].map(labelStack)) + 2 * m.dropGap : 0;
+  const dy = any ? bandBottom + dropZone - 12 : 0; // ELK's own top padding (12) stays as part of the gap
+
   const nodes: Record<string, NodeLayout> = {};
   for (const child of out.children ?? []) {
-    nodes[child.id] = { ...measured.get(child.id)!, x: child.x ?? 0, y: child.y ?? 0 };
+    nodes[child.id] = { ...measured.get(child.id)!, x: child.x ?? 0, y: (child.y ?? 0) + dy };
   }
   const edges: Record<string, EdgeLayout> = {};
   for (const edge of (out.edges ?? []) as ElkExtendedEdge[]) {
@@ -182,15 +218,51 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
     if (!section || !label) throw new Error(`layout: edge ${edge.id} came back without a route or a label`);
     edges[edge.id] = {
       id: edge.id,
-      points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint],
+      points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map((p) => ({
+        x: p.x,
+        y: p.y + dy,
+      })),
       label: {
         x: label.x ?? 0,
-        y: label.y ?? 0,
+        y: (label.y ?? 0) + dy,
         width: label.width ?? 0,
         height: label.height ?? 0,
         lines: (label.text ?? '').split('\n'),
       },
     };
   }
-  return { width: out.width ?? 0, height: out.height ?? 0, nodes, edges };
+  let width = out.width ?? 0;
+  const height = (out.height ?? 0) + dy;
+
+  if (any) {
+    for (const [target, list] of byTarget) {
+      const t = nodes[target];
+      if (!t) continue;
+      const x = t.x + Math.min(22, t.width / 4);
+      let y = bandBottom + m.dropGap;
+      for (const e of list) {
+        const lines = edgeLabelLines(e);
+        const size = labelSize(lines);
+        edges[e.id] = {
+          id: e.id,
+          points: [
+            { x, y: bandBottom },
+            { x, y: t.y },
+          ],
+          label: { x: x + 6, y, ...size, lines },
+        };
+        width = Math.max(width, x + 6 + size.width + MARGIN);
+        y += size.height + 2;
+      }
+    }
+    const band = measured.get(any.id)!;
+    nodes[any.id] = {
+      ...band,
+      x: MARGIN,
+      y: MARGIN,
+      width: Math.max(band.width, width - 2 * MARGIN),
+      height: m.bandHeight,
+    };
+  }
+  return { width: Math.ceil(width), height: Math.ceil(height), nodes, edges };
 }

@@ -4,11 +4,12 @@ import type { MachineDefinition, NamedRef, TransitionDefinition } from 'assistan
  * Machine definition -> graph, framework-free. States become nodes. A
  * transition with a target becomes an edge (a transition back into its own
  * state is an edge too, drawn as a loop). A transition without a target does
- * not leave the state, so it is drawn as a row inside the node (an "internal
- * transition", as in UML), which keeps the diagram free of self-loop
+ * not leave the state (an "internal transition", as in UML): it belongs to
+ * its node, which the diagram draws compactly (a count, the list on hover,
+ * a loop while it is the one taken), keeping the diagram free of self-loop
  * spaghetti. The root-level `on` (transitions that apply in every state
  * unless the state handles the event) hangs off one extra node, ANY_STATE,
- * drawn dashed and labelled "any state".
+ * drawn as the dashed "any state" band.
  */
 
 /** Id of the node that stands for "every state" (root-level transitions). */
@@ -124,9 +125,4 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
 /** The one-line label of a transition: `EVENT [guard]`. */
 export function transitionLabel(t: TransitionModel): string {
   return t.guard ? `${t.event} [${t.guard}]` : t.event;
-}
-
-/** The lines of an internal row: `EVENT [guard]`, then `/ block CODE` when it blocks (actions are in its tooltip). */
-export function internalLines(t: TransitionModel): string[] {
-  return t.blocks ? [transitionLabel(t), `  / block ${t.blocks}`] : [transitionLabel(t)];
 }

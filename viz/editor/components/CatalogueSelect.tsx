@@ -1,6 +1,8 @@
 /**
- * A choice from a catalogue (guards or actions): each option shows the
- * entry's name and its description, so the choice is made knowing what it does.
+ * A choice from a catalogue (guards or actions). The options are the names
+ * (each with its description as a tooltip); the inspector shows the chosen
+ * entry's description in full under the picker, wrapped to the panel (a
+ * description inside the option was cut off at the panel's edge).
  */
 export function CatalogueSelect({
   field,
@@ -22,7 +24,7 @@ export function CatalogueSelect({
       {none !== undefined && <option value="">{none}</option>}
       {Object.entries(catalogue).map(([name, { description }]) => (
         <option key={name} value={name} title={description}>
-          {`${name} — ${description}`}
+          {name}
         </option>
       ))}
     </select>

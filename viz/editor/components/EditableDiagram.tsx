@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { NodePosition } from 'assistant-safety/editor';
-import { DiagramFrame, diagramSize } from '../../components/Diagram.js';
-import { scrollIntoView, ZoomBar } from '../../components/DiagramViewport.js';
-import { StateNode, type RowMark } from '../../components/StateNode.js';
+import { DiagramFrame, drawOrder, InternalCallout } from '../../components/Diagram.js';
+import { ZoomableViewport } from '../../components/DiagramViewport.js';
+import { StateNode } from '../../components/StateNode.js';
 import { TransitionEdge, type EdgeMark } from '../../components/TransitionEdge.js';
-import { useDiagramFit, type Fit } from '../../hooks/useDiagramFit.js';
 import type { GraphLayout } from '../../layout/layoutGraph.js';
 import type { GraphModel } from '../../model/graphModel.js';
 import type { CounterexampleStep } from '../model/CheckReport.js';
@@ -46,26 +45,15 @@ export function EditableDiagram({
   onSelect(selection: EditorSelection): void;
   onMove(state: string, position: NodePosition): void;
 }) {
-  const viewport = useRef<HTMLDivElement>(null);
-  const [zoom, setZoom] = useState<Fit>('all');
   const [drag, setDrag] = useState<Drag | null>(null);
 
   const shown = useMemo(
     () => positionedLayout(model, auto, drag ? { ...positions, [drag.state]: drag.at } : positions),
     [model, auto, positions, drag],
   );
-  const fit = useDiagramFit(viewport, diagramSize(shown), 40);
-  // The scale stays put while dragging so the diagram does not swim.
+  // The scale the viewport draws at (it holds it still while dragging, so the diagram does not swim).
   const scaleRef = useRef(1);
-  if (!drag) scaleRef.current = fit[zoom];
   const scale = scaleRef.current;
-
-  // The state a counterexample step ends in is scrolled into view.
-  useEffect(() => {
-    const el = viewport.current;
-    const node = step ? shown.nodes[step.to] : undefined;
-    if (el && node) scrollIntoView(el, node, scale);
-  }, [step, scale]);
 
   useEffect(() => {
     if (!drag) return;
@@ -119,46 +107,76 @@ export function EditableDiagram({
   const stepMark: EdgeMark = step?.decision === 'blocked' ? 'blocked' : 'taken';
   const edgeMark = (id: string): EdgeMark =>
     step ? (step.transition === id ? stepMark : 'dim') : selectedTransition === id ? 'taken' : 'none';
-  const rowMark = (state: string): RowMark | undefined => {
-    const id = step ? step.transition : selectedTransition;
-    if (!id || !id.startsWith(`${state}.`)) return undefined;
-    return { transition: id, kind: step?.decision === 'blocked' ? 'blocked' : 'taken' };
-  };
+  // A transition that stays in its state is drawn while a step takes it or while it is selected.
+  const shownId = step ? step.transition : selectedTransition;
+  const internal = shownId ? model.transitions.get(shownId) : undefined;
+  const internalAt = internal?.internal ? shown.nodes[internal.source] : undefined;
   const selectedNode = selection?.kind === 'state' ? shown.nodes[selection.state] : undefined;
+  // Each step of a counterexample restarts the animation.
+  const stepKey = step ? `${step.transition ?? ''}:${step.to}:${step.text}` : undefined;
+  const stepNumber = useStepCounter(stepKey);
 
   return (
-    <div className="diagram-viewport edit-diagram" ref={viewport}>
-      <ZoomBar fits={['all', 'width']} zoom={zoom} scale={scale} onFit={setZoom} />
-      <DiagramFrame
-        layout={shown}
-        scale={scale}
-        className={`diagram${drag?.moved ? ' dragging' : ''}`}
-        label={`statechart ${model.id} (editing)`}
-        onClick={click}
-      >
-        {selectedNode && (
-          <rect
-            className="edit-selection"
-            x={selectedNode.x - 5}
-            y={selectedNode.y - 5}
-            width={selectedNode.width + 10}
-            height={selectedNode.height + 10}
-            rx={13}
-          />
-        )}
-        {model.nodes.map((n) => {
-          const l = shown.nodes[n.id];
-          return l ? (
-            <g key={n.id} className="edit-node" onPointerDown={startDrag(n.id)} data-edit-state={n.id}>
-              <StateNode node={n} layout={l} active={step?.to === n.id} row={rowMark(n.id)} />
-            </g>
-          ) : null;
-        })}
-        {model.edges.map((e) => {
-          const l = shown.edges[e.id];
-          return l ? <TransitionEdge key={e.id} transition={e} layout={l} mark={edgeMark(e.id)} /> : null;
-        })}
-      </DiagramFrame>
-    </div>
+    <ZoomableViewport
+      model={model}
+      layout={shown}
+      focus={step ? shown.nodes[step.to] : undefined}
+      hold={drag !== null}
+      className="edit-diagram"
+    >
+      {(s) => {
+        scaleRef.current = s;
+        return (
+          <DiagramFrame
+            layout={shown}
+            scale={s}
+            className={`diagram${drag?.moved ? ' dragging' : ''}`}
+            label={`statechart ${model.id} (editing)`}
+            onClick={click}
+          >
+            {selectedNode && (
+              <rect
+                className="edit-selection"
+                x={selectedNode.x - 5}
+                y={selectedNode.y - 5}
+                width={selectedNode.width + 10}
+                height={selectedNode.height + 10}
+                rx={13}
+              />
+            )}
+            {model.nodes.map((n) => {
+              const l = shown.nodes[n.id];
+              return l ? (
+                <g key={n.id} className="edit-node" onPointerDown={startDrag(n.id)} data-edit-state={n.id}>
+                  <StateNode node={n} layout={l} active={step?.to === n.id} pulse={stepNumber} />
+                </g>
+              ) : null;
+            })}
+            {drawOrder(model.edges, edgeMark).map((e) => {
+              const l = shown.edges[e.id];
+              return l ? (
+                <TransitionEdge key={e.id} transition={e} layout={l} mark={edgeMark(e.id)} step={stepNumber} />
+              ) : null;
+            })}
+            {internal?.internal && internalAt && (
+              <InternalCallout
+                transition={internal}
+                node={internalAt}
+                kind={step?.decision === 'blocked' ? 'blocked' : 'taken'}
+                step={stepNumber}
+                layout={shown}
+              />
+            )}
+          </DiagramFrame>
+        );
+      }}
+    </ZoomableViewport>
   );
+}
+
+/** A number that changes each time `key` does (restarts an animation on each step). */
+function useStepCounter(key: string | undefined): number {
+  const last = useRef<{ key: string | undefined; n: number }>({ key: undefined, n: 0 });
+  if (last.current.key !== key) last.current = { key, n: last.current.n + 1 };
+  return last.current.n;
 }

@@ -1,13 +1,15 @@
 import type { NodePosition } from 'assistant-safety/editor';
-import { edgeLabelLines, METRICS, type EdgeLayout, type GraphLayout, type Point } from '../../layout/layoutGraph.js';
-import type { GraphModel } from '../../model/graphModel.js';
+import { edgeLabelLines, labelSize, type EdgeLayout, type GraphLayout, type Point } from '../../layout/layoutGraph.js';
+import { ANY_STATE, type GraphModel } from '../../model/graphModel.js';
 
 /*
  * The automatic layout (ELK) with the positions saved in the layout sidecar
  * on top: a state with a saved position goes there, the others stay where ELK
  * put them, and every edge touching a moved state is re-routed as a straight
  * line between the two boxes (parallel edges fanned out), or a loop on the
- * box's right side for a transition back into its own state. Pure.
+ * box's right side for a transition back into its own state; a root-level
+ * transition still drops straight from the "any state" band when its target
+ * is under the band. Pure.
  */
 
 const PARALLEL_GAP = 16;
@@ -39,8 +41,7 @@ const inside = (r: Rect, p: Point): Point => ({
 function labelBox(model: GraphModel, id: string, at: Point): EdgeLayout['label'] {
   const t = model.transitions.get(id)!;
   const lines = edgeLabelLines(t);
-  const width = Math.ceil(Math.max(...lines.map((l) => l.length)) * METRICS.charWidth + 2 * METRICS.labelPadding);
-  const height = lines.length * METRICS.lineHeight + 4;
+  const { width, height } = labelSize(lines);
   return { x: at.x - width / 2, y: at.y - height / 2, width, height, lines };
 }
 
@@ -79,6 +80,20 @@ export function positionedLayout(
       const a = nodes[t.source];
       const b = nodes[t.target];
       if (!a || !b) return;
+      if (t.source === ANY_STATE && b.x + b.width > a.x && b.x < a.x + a.width && b.y > a.y + a.height) {
+        const x = Math.min(a.x + a.width - 1, Math.max(a.x + 1, b.x + Math.min(22, b.width / 4)));
+        const size = labelSize(edgeLabelLines(t));
+        const y = a.y + a.height + 14 + k * (size.height + 2);
+        edges[id] = {
+          id,
+          points: [
+            { x, y: a.y + a.height },
+            { x, y: b.y },
+          ],
+          label: { ...labelBox(model, id, { x: 0, y: 0 }), x: x + 6, y },
+        };
+        return;
+      }
       if (t.source === t.target) {
         const top = a.y + 14 + k * 30;
         const right = a.x + a.width;

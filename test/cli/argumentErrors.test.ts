@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { argumentError, didYouMean } from '../../src/cli/Command.js';
+import { main } from '../../src/cli/main.js';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
+  return { code, out, err };
+}
+
+describe('argument errors in the tool’s own words', () => {
+  it('should name an unknown option and suggest the near miss: check --machin x', async () => {
+    const { code, err } = await run(['check', '--machin', 'x']);
+    expect(code).toBe(2);
+    expect(err.split('\n')[0]).toBe('assistant-safety check: unknown option --machin (did you mean --machine?)');
+    expect(err).not.toMatch(/positional argument|To specify/);
+    // Quotes, when any, are balanced.
+    expect((err.split('\n')[0]!.match(/'/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('should say an option needs a value, or takes none', async () => {
+    expect((await run(['check', '--machine'])).err).toMatch(
+      /^assistant-safety check: option --machine needs a value\n/,
+    );
+    expect((await run(['check', '--json=yes'])).err).toMatch(/^assistant-safety check: option --json takes no value\n/);
+  });
+
+  it('should suggest the command meant for a mistyped one', async () => {
+    const { code, err } = await run(['chek']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^assistant-safety: unknown command "chek" \(did you mean "check"\?\)/);
+  });
+
+  it('should suggest nothing for a name that is nothing like an option', () => {
+    expect(didYouMean('--zzzzzz', ['--machine', '--json'])).toBeUndefined();
+    expect(didYouMean('--mach', ['--machine', '--json'])).toBe('--machine');
+    expect(argumentError(new Error('not a parse error'), '')).toBeUndefined();
+  });
+});
+
+describe('replay of a file whose only line is torn', () => {
+  it('should say so and exit 1 without claiming that nothing diverged', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'torn-')), 'torn.jsonl');
+    writeFileSync(file, '{"v":1,"session":"s1","se');
+    const { code, out } = await run(['replay', file]);
+    expect(code).toBe(1);
+    expect(out).toContain("line 1, the file's only line, is torn");
+    expect(out).not.toContain('no divergence');
+  });
+});

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_SCENARIOS } from '../../examples/demoScenarios.js';
+import { MAX_LISTED_SESSIONS } from '../../viz/components/LiveSessionList.js';
+import { root, screenshot, serveAppInBrowser, startAgent } from './helpers.js';
+
+const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const app = serveAppInBrowser({ mode: 'live' });
+
+describe('the live demo as a first impression', () => {
+  it('should show the demo as a finite set of labelled sessions, newest first, under a heading that stays', async () => {
+    await app.page.setViewportSize({ width: 1280, height: 720 });
+    const agent = startAgent(app.served.url, ['--delay', '0', '--name', 'demo']);
+    expect(await agent.done).toBe(0);
+    const items = app.page.getByTestId('live-session');
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(DEMO_SCENARIOS.length);
+    expect(DEMO_SCENARIOS.length).toBeLessThanOrEqual(MAX_LISTED_SESSIONS);
+    // Labelled with the scenario's title, the newest (the last scenario run) first.
+    await expect
+      .poll(() => items.locator('.live-id').allTextContents())
+      .toEqual([...DEMO_SCENARIOS].reverse().map((s) => `demo: ${s.title}`));
+    expect(await app.page.getByTestId('live-legend').textContent()).toMatch(/agent connected.*session ended/);
+    // The list scrolls under the heading and the follow control, which stay where they are.
+    const head = app.page.locator('.live-head');
+    const before = await head.boundingBox();
+    await app.page.getByTestId('live-list').evaluate((el) => (el.scrollTop = el.scrollHeight));
+    expect(await head.boundingBox()).toEqual(before);
+    await screenshot(app.page, 'live-demo-list');
+    expect(app.errors).toEqual([]);
+  });
+
+  it('should stop npm start on Ctrl-C without "lost the connection… will retry" noise', async () => {
+    const child = spawn(process.execPath, [TSX, join(root, 'scripts', 'start.ts')], {
+      cwd: root,
+      env: { ...process.env, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, as a terminal's Ctrl-C reaches server and agent alike
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += String(d)));
+    child.stderr!.on('data', (d: Buffer) => (out += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await expect.poll(() => out, { timeout: 30_000 }).toMatch(/live-agent: running the demo agent/);
+    await new Promise((r) => setTimeout(r, 1500)); // a session or two under way
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(out).toMatch(/the demo plays its \d+ scenarios once/);
+    expect(out).not.toMatch(/lost the connection|will retry/);
+  }, 60_000);
+});
