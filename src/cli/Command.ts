@@ -52,7 +52,7 @@ export function didYouMean(name: string, known: readonly string[]): string | und
 }
 
 /** The long options a command's usage text names (`--machine`, `--json`, ...), plus `--help`. */
-export function optionsOf(usage: string): string[] {
+function optionsOf(usage: string): string[] {
   return [...new Set([...(usage.match(/--[a-z][a-z-]*/g) ?? []), '--help'])];
 }
 

@@ -19,7 +19,7 @@ import { runPlan } from './runPlan.js';
  */
 
 /** One path of the report, as run. */
-export interface ReportPath {
+interface ReportPath {
   /** 1-based, in generation order. */
   number: number;
   name: string;
@@ -31,7 +31,7 @@ export interface ReportPath {
 }
 
 /** The paths that end by taking one transition (or none). */
-export interface ReportTransitionGroup {
+interface ReportTransitionGroup {
   /** The transition's id in the machine JSON (`states.RESOLVING.on.CHECK_TOOL[0]`), or `none`. */
   id: string;
   /** `CHECK_TOOL [isWrite] → stays` */
@@ -41,7 +41,7 @@ export interface ReportTransitionGroup {
 }
 
 /** The paths whose last step starts in one state, by transition. */
-export interface ReportStateGroup {
+interface ReportStateGroup {
   state: string;
   transitions: ReportTransitionGroup[];
 }

@@ -71,7 +71,7 @@ export function Diagram({
 }
 
 /** The red "blocked: CODE" badge pinned to the top right of the state a call was refused in. */
-export function BlockedMarker({ node, reasonCode }: { node: NodeLayout; reasonCode: string }) {
+function BlockedMarker({ node, reasonCode }: { node: NodeLayout; reasonCode: string }) {
   const width = (reasonCode.length + 9) * METRICS.charWidth + 16;
   return (
     <g

@@ -154,7 +154,7 @@ function DiagramLegend() {
 const FIT_LABELS: Record<Fit, string> = { all: 'fit all', width: 'fit width' };
 
 /** The zoom bar every diagram has: fit all, fit width, −, the zoom, +; and anything else (a legend) before it. */
-export function ZoomBar({
+function ZoomBar({
   zoom,
   scale,
   onZoom,
@@ -201,7 +201,7 @@ export function ZoomBar({
 const MINIMAP_WIDTH = 160;
 
 /** The whole machine in small, with the part in view outlined; click or drag on it to look elsewhere. */
-export function Minimap({
+function Minimap({
   layout,
   view,
   onPan,
@@ -240,7 +240,7 @@ export function Minimap({
 }
 
 /** Scrolls the viewport `el` so a node of a diagram drawn at `scale` is in view, centred, when it is not already. */
-export function scrollIntoView(el: HTMLElement, node: Box, scale: number): void {
+function scrollIntoView(el: HTMLElement, node: Box, scale: number): void {
   const top = node.y * scale;
   const bottom = (node.y + node.height) * scale;
   const left = node.x * scale;

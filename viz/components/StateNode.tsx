@@ -58,7 +58,7 @@ export function StateNode({
 }
 
 /** A state in words (its accessible name): its description, then the transitions that stay in it. */
-export function tooltip(node: StateNodeModel): string {
+function tooltip(node: StateNodeModel): string {
   const rows = node.internal.map(
     (t) => `• ${t.event}${t.guard ? ` [${t.guard}]` : ''}${t.blocks ? ` / block ${t.blocks}` : ''}`,
   );

@@ -5,7 +5,7 @@ import type { TransitionModel } from '../model/graphModel.js';
 export type EdgeMark = 'none' | 'taken' | 'blocked' | 'dim';
 
 /** An orthogonal route with slightly rounded corners. */
-export function routePath(points: readonly Point[], radius = 6): string {
+function routePath(points: readonly Point[], radius = 6): string {
   if (points.length === 0) return '';
   let d = `M${points[0]!.x},${points[0]!.y}`;
   for (let i = 1; i < points.length - 1; i++) {

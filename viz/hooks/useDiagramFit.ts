@@ -4,7 +4,7 @@ import { useEffect, useState, type RefObject } from 'react';
 export type Fit = 'all' | 'width';
 
 /** A fitted diagram is enlarged up to this much in a big viewport, no more. */
-export const MAX_FIT = 1.5;
+const MAX_FIT = 1.5;
 
 /**
  * The scales that fit a diagram of `size` into a viewport of `box`: `all`

@@ -12,7 +12,7 @@ export type LoadedMachine =
   | { file: string; ok: false; error: string };
 
 /** Validates and builds one machine JSON with the core's own schema and registries. */
-export function loadMachine(file: string, json: unknown): LoadedMachine {
+function loadMachine(file: string, json: unknown): LoadedMachine {
   const parsed = safeParseMachineDefinition(json);
   if (!parsed.success) return { file, ok: false, error: parsed.error.message };
   return {

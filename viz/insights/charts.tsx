@@ -133,7 +133,7 @@ export function ChartCard({ title, children, note }: { title: string; children: 
 }
 
 /** A color per reason code, stable across charts. */
-export const REASON_COLORS: Record<string, string> = {
+const REASON_COLORS: Record<string, string> = {
   NO_VALIDATED_TARGET: '#7c3aed',
   UNVERIFIED_WRITE: '#c62828',
   WRITE_IN_FLIGHT: '#ea580c',

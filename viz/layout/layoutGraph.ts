@@ -54,7 +54,7 @@ export interface Box extends Point {
   height: number;
 }
 /** One chip under a state's name: how many of its transitions stay in it, and how many of those block. */
-export interface Badge {
+interface Badge {
   kind: 'blocks' | 'stays';
   count: number;
   text: string;
@@ -108,7 +108,7 @@ export function labelSize(lines: readonly string[]): { width: number; height: nu
 }
 
 /** The chips of a state: its blocking and its other targetless transitions, counted. */
-export function nodeBadges(node: StateNodeModel): Badge[] {
+function nodeBadges(node: StateNodeModel): Badge[] {
   const m = METRICS;
   const blocks = node.internal.filter((t) => t.blocks !== undefined).length;
   const stays = node.internal.length - blocks;
@@ -125,7 +125,7 @@ export function nodeBadges(node: StateNodeModel): Badge[] {
 }
 
 /** The size of a state box and its chips. */
-export function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
+function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
   const m = METRICS;
   const badges = nodeBadges(node);
   const title = (node.label.length + (node.initial ? 2 : 0)) * m.titleCharWidth;

@@ -6,7 +6,7 @@ import type { RecordingEntry } from 'assistant-safety';
  * subscribe without copying a 100,000-entry array on every event.
  */
 
-export type TrackSource = 'recording' | 'live' | 'playground';
+type TrackSource = 'recording' | 'live' | 'playground';
 
 export interface Track {
   /** Changes when another track replaces this one (a new file, another live session). */

@@ -123,6 +123,6 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
 }
 
 /** The one-line label of a transition: `EVENT [guard]`. */
-export function transitionLabel(t: TransitionModel): string {
+function transitionLabel(t: TransitionModel): string {
   return t.guard ? `${t.event} [${t.guard}]` : t.event;
 }

@@ -22,7 +22,7 @@ export interface LoadOptions {
 }
 
 /** A recording's text as it arrives: strings, or UTF-8 bytes cut anywhere (a `fetch` body). */
-export type RecordingChunks = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
+type RecordingChunks = AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
 
 /**
  * Parses a recording's text for the app, in slices between frames so a
@@ -83,7 +83,7 @@ async function* streamChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<U
  * schema), and no entries. Every entry is validated before the result says
  * `ok`: nothing is shown half-loaded.
  */
-export async function loadRecordingChunks(
+async function loadRecordingChunks(
   name: string,
   source: RecordingChunks,
   options: LoadOptions = {},

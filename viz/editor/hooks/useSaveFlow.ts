@@ -4,7 +4,7 @@ import type { MachineApiError, SavePreviewResponse } from 'assistant-safety/edit
 import { previewSave, saveMachine } from '../machineRequests.js';
 
 /** Where a save is: nothing, the diff being fetched, the diff shown, writing, done, or refused. */
-export type SavePhase = 'closed' | 'previewing' | 'review' | 'saving' | 'saved' | 'refused';
+type SavePhase = 'closed' | 'previewing' | 'review' | 'saving' | 'saved' | 'refused';
 
 export interface SaveFlow {
   phase: SavePhase;

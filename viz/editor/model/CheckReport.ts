@@ -24,7 +24,7 @@ export interface CounterexampleStep {
   reasonCode?: string;
 }
 
-export interface ViolationReport {
+interface ViolationReport {
   id: string;
   name: string;
   sentence: string;
