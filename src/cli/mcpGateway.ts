@@ -7,6 +7,7 @@ import { createSafetySession } from '../SafetySession.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
+import { untilStopped } from './untilStopped.js';
 
 /** The install command printed when the optional MCP SDK is missing. */
 const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -159,15 +160,7 @@ the server could not start.`,
         return 2;
       }
       log(`listening on ${http.url} (Authorization: Bearer ${http.token})`);
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          done();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped();
       await http.close();
       await closeRecorders();
       setTimeout(() => process.exit(0), 2000).unref();

@@ -6,6 +6,7 @@ import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
 import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
+import { untilStopped } from './untilStopped.js';
 
 interface ServeOptions extends Omit<ServeAppOptions, 'warn'> {}
 
@@ -85,15 +86,7 @@ sockets without the token are refused. Stops on Ctrl-C.
         ? undefined
         : await startServeBridge(values.redis, values['redis-prefix'], server.url, io);
     if (server.metrics) io.out(`metrics (Prometheus text, no token, loopback only): ${server.metrics.url}`);
-    await new Promise<void>((done) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        done();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
+    await untilStopped();
     await bridge?.close();
     await server.close();
     return 0;
