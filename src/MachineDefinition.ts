@@ -54,8 +54,8 @@ export const MachineDefinition = z.strictObject({
 });
 export type MachineDefinition = z.infer<typeof MachineDefinition>;
 
-/** One problem found in a machine definition, zod-style: data with a code and a path. */
-export interface MachineIssue {
+/** One problem found in a machine definition: an {@link Issue} with the machine's own codes. */
+export interface MachineIssue extends Issue {
   code:
     | 'invalid_shape'
     | 'unknown_state'
@@ -64,8 +64,8 @@ export interface MachineIssue {
     | 'unknown_action'
     | 'invalid_params'
     | 'undescribed';
-  /** Where in the JSON, e.g. `states.READING.on.TOOL_SUCCEEDED[1].guard`. */
-  path: string;
+  /** Where in the JSON, keys and indexes from the root: `['states', 'READING', 'on', 'TOOL_SUCCEEDED', 1, 'guard']`. */
+  path: (string | number)[];
   message: string;
 }
 
@@ -73,12 +73,14 @@ export interface MachineIssue {
 export class MachineDefinitionError extends Error {
   readonly code = 'INVALID_MACHINE' as const;
   constructor(readonly issues: MachineIssue[]) {
-    super(`invalid machine definition:\n${issues.map((i) => `  ${i.path || '(root)'}: ${i.message}`).join('\n')}`);
+    super(
+      `invalid machine definition:\n${issues.map((i) => `  ${formatPath(i.path) || '(root)'}: ${i.message}`).join('\n')}`,
+    );
     this.name = 'MachineDefinitionError';
   }
 }
 
-import { formatPath } from './Issue.js';
+import { formatPath, issuesOf, type Issue } from './Issue.js';
 export { formatPath };
 
 const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
@@ -93,15 +95,15 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
   const actions: Record<string, { params?: z.ZodMiniType }> = actionImplementations;
 
   if (states.size === 0)
-    issues.push({ code: 'unknown_state', path: 'states', message: 'a machine needs at least one state' });
+    issues.push({ code: 'unknown_state', path: ['states'], message: 'a machine needs at least one state' });
   if (!states.has(def.initial)) {
-    issues.push({ code: 'unknown_state', path: 'initial', message: `unknown state "${def.initial}"` });
+    issues.push({ code: 'unknown_state', path: ['initial'], message: `unknown state "${def.initial}"` });
   }
   for (const name of Object.keys(def.guards)) {
     if (!Object.hasOwn(guards, name)) {
       issues.push({
         code: 'unknown_guard',
-        path: `guards.${name}`,
+        path: ['guards', name],
         message: `no guard implementation named "${name}"`,
       });
     }
@@ -110,15 +112,15 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
     if (!Object.hasOwn(actions, name)) {
       issues.push({
         code: 'unknown_action',
-        path: `actions.${name}`,
+        path: ['actions', name],
         message: `no action implementation named "${name}"`,
       });
     }
   }
 
-  const checkMap = (map: TransitionMap | undefined, base: string) => {
+  const checkMap = (map: TransitionMap | undefined, base: (string | number)[]) => {
     for (const [event, transitions] of Object.entries(map ?? {})) {
-      const at = `${base}.${event}`;
+      const at = [...base, event];
       if (!events.has(event)) {
         issues.push({
           code: 'unknown_event',
@@ -127,31 +129,35 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
         });
       }
       transitions.forEach((t, i) => {
-        const tp = `${at}[${i}]`;
+        const tp = [...at, i];
         if (t.target !== undefined && !states.has(t.target)) {
-          issues.push({ code: 'unknown_state', path: `${tp}.target`, message: `unknown target state "${t.target}"` });
+          issues.push({
+            code: 'unknown_state',
+            path: [...tp, 'target'],
+            message: `unknown target state "${t.target}"`,
+          });
         }
         if (t.guard !== undefined) {
           const name = refName(t.guard);
           if (!Object.hasOwn(guards, name)) {
-            issues.push({ code: 'unknown_guard', path: `${tp}.guard`, message: `unknown guard "${name}"` });
+            issues.push({ code: 'unknown_guard', path: [...tp, 'guard'], message: `unknown guard "${name}"` });
           } else if (!Object.hasOwn(def.guards, name)) {
             issues.push({
               code: 'undescribed',
-              path: `${tp}.guard`,
+              path: [...tp, 'guard'],
               message: `guard "${name}" is not described in "guards"`,
             });
           }
           if (refParams(t.guard) !== undefined) {
             issues.push({
               code: 'invalid_params',
-              path: `${tp}.guard.params`,
+              path: [...tp, 'guard', 'params'],
               message: `guard "${name}" takes no params`,
             });
           }
         }
         (t.actions ?? []).forEach((a, j) => {
-          const ap = `${tp}.actions[${j}]`;
+          const ap = [...tp, 'actions', j];
           const name = refName(a);
           if (!Object.hasOwn(actions, name)) {
             issues.push({ code: 'unknown_action', path: ap, message: `unknown action "${name}"` });
@@ -166,7 +172,7 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
             if (params !== undefined) {
               issues.push({
                 code: 'invalid_params',
-                path: `${ap}.params`,
+                path: [...ap, 'params'],
                 message: `action "${name}" takes no params`,
               });
             }
@@ -177,7 +183,7 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
             for (const issue of parsed.error.issues) {
               issues.push({
                 code: 'invalid_params',
-                path: issue.path.length ? `${ap}.params.${formatPath(issue.path)}` : `${ap}.params`,
+                path: [...ap, 'params', ...issue.path.map((k) => (typeof k === 'number' ? k : String(k)))],
                 message: issue.message,
               });
             }
@@ -186,8 +192,8 @@ function semanticIssues(def: MachineDefinition): MachineIssue[] {
       });
     }
   };
-  checkMap(def.on, 'on');
-  for (const [name, state] of Object.entries(def.states)) checkMap(state.on, `states.${name}.on`);
+  checkMap(def.on, ['on']);
+  for (const [name, state] of Object.entries(def.states)) checkMap(state.on, ['states', name, 'on']);
   return issues;
 }
 
@@ -207,9 +213,7 @@ export function safeParseMachineDefinition(input: unknown): MachineDefinitionRes
   if (!parsed.success) {
     return {
       success: false,
-      error: new MachineDefinitionError(
-        parsed.error.issues.map((i) => ({ code: 'invalid_shape', path: formatPath(i.path), message: i.message })),
-      ),
+      error: new MachineDefinitionError(issuesOf(parsed.error).map((i) => ({ ...i, code: 'invalid_shape' as const }))),
     };
   }
   const issues = semanticIssues(parsed.data);

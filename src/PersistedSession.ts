@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { formatPath } from './MachineDefinition.js';
 import { MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
-import { safeParseInput } from './Issue.js';
+import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 
 /** The snapshot format this build writes and reads. */
 export const PERSISTED_SESSION_VERSION = 1;
@@ -52,7 +51,7 @@ export class SnapshotError extends Error {
   readonly code = 'INVALID_SNAPSHOT' as const;
   constructor(
     message: string,
-    readonly issues: { path: string; message: string }[] = [],
+    readonly issues: Issue[] = [],
   ) {
     super(message);
     this.name = 'SnapshotError';
@@ -105,8 +104,8 @@ export function parsePersistedSession(input: unknown): PersistedSession {
   }
   const parsed = safeParseInput(PersistedSession, value);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: formatPath(unprefixed(i.path)), message: i.message }));
-    throw new SnapshotError(`invalid snapshot: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+    const issues = issuesOf(parsed.error).map((i) => ({ ...i, path: unprefixed(i.path) }));
+    throw new SnapshotError(`invalid snapshot: ${formatIssues(issues)}`, issues);
   }
   const out: PersistedSession['context']['calls'] = {};
   for (const [key, call] of Object.entries(parsed.data.context.calls)) {
@@ -122,7 +121,7 @@ export function parsePersistedSession(input: unknown): PersistedSession {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function unprefixed(path: readonly PropertyKey[]): PropertyKey[] {
+function unprefixed(path: readonly (string | number)[]): (string | number)[] {
   const out = [...path];
   if (out[0] === 'context' && out[1] === 'calls' && typeof out[2] === 'string' && out[2].startsWith(ID))
     out[2] = out[2].slice(ID.length);

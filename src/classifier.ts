@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { formatPath } from './MachineDefinition.js';
 import { ToolKind } from './toolKind.js';
-import { safeParseInput } from './Issue.js';
+import { formatIssues, safeParseInput, type Issue } from './Issue.js';
 
 /** A tool whose kind depends on one argument: a kind per value, a default, and what a missing argument means. */
 export const ArgumentRule = z.strictObject({
@@ -67,8 +66,8 @@ export type ToolClassifier = (toolName: string, args?: unknown) => ToolKind;
 /** Thrown for malformed classifier rules; the message names the path. */
 export class ClassifierRulesError extends Error {
   readonly code = 'INVALID_RULES' as const;
-  constructor(readonly issues: { path: string; message: string }[]) {
-    super(`invalid classifier rules: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  constructor(readonly issues: Issue[]) {
+    super(`invalid classifier rules: ${formatIssues(issues)}`);
     this.name = 'ClassifierRulesError';
   }
 }
@@ -108,8 +107,9 @@ function stringArg(args: unknown, name: string): Discriminator | undefined | nul
 const KIND_LIST = ToolKind.options.join(', ');
 
 /** A rules issue in words a rule author can act on: a bad kind lists the kinds. */
-function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): { path: string; message: string } {
-  const path = formatPath(issue.path);
+function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
+  const path = issue.path.map((k) => (typeof k === 'number' ? k : String(k)));
+  const code = issue.code;
   let value: unknown = rules;
   for (const key of issue.path)
     value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
@@ -120,12 +120,12 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): { path: string; mes
       const inner = issue.errors[1]?.[0];
       if (inner) return ruleIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, rules);
     }
-    return { path, message: `expected a tool kind (one of ${KIND_LIST}) or an argument rule, got ${got}` };
+    return { code, path, message: `expected a tool kind (one of ${KIND_LIST}) or an argument rule, got ${got}` };
   }
   if (issue.code === 'invalid_value' && ToolKind.options.every((k) => issue.values.includes(k))) {
-    return { path, message: `expected a tool kind (one of ${KIND_LIST}), got ${got}` };
+    return { code, path, message: `expected a tool kind (one of ${KIND_LIST}), got ${got}` };
   }
-  return { path, message: issue.message };
+  return { code, path, message: issue.message };
 }
 
 /**

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from './classifier.js';
-import { formatPath } from './MachineDefinition.js';
 import { ToolKind } from './toolKind.js';
-import { safeParseInput } from './Issue.js';
+import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 
 /*
  * A classifier built from what tools already declare: MCP annotations, a
@@ -173,14 +172,14 @@ export interface ExplainingClassifier extends ToolClassifier {
 /** Thrown for a tool list or options that cannot be used; each issue names its path (`tools[2].kind`). */
 export class ToolDeclarationError extends Error {
   readonly code = 'INVALID_TOOLS' as const;
-  constructor(readonly issues: { path: string; message: string }[]) {
-    super(`invalid tool list: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  constructor(readonly issues: Issue[]) {
+    super(`invalid tool list: ${formatIssues(issues)}`);
     this.name = 'ToolDeclarationError';
   }
 }
 
-const issuesOf = (root: PropertyKey[], error: z.core.$ZodError) =>
-  error.issues.map((i) => ({ path: formatPath([...root, ...i.path]), message: i.message }));
+const issuesAt = (root: (string | number)[], error: z.core.$ZodError): Issue[] =>
+  issuesOf(error).map((i) => ({ ...i, path: [...root, ...i.path] }));
 
 /** Splits a tool name into lower-case words: `get_and_delete`, `getAndDelete`, `get-user.v2` alike. */
 export function nameWords(name: string): string[] {
@@ -196,12 +195,12 @@ function toDeclarations(tools: unknown): ToolDeclaration[] {
   // The MCP result shape, an array of declarations, or an object keyed by name (the AI SDK's `tools`).
   if (Array.isArray(tools)) {
     const parsed = safeParseInput(ToolList.shape.tools, tools);
-    if (!parsed.success) throw new ToolDeclarationError(issuesOf(['tools'], parsed.error));
+    if (!parsed.success) throw new ToolDeclarationError(issuesAt(['tools'], parsed.error));
     return parsed.data;
   }
   if (typeof tools === 'object' && tools !== null && Array.isArray((tools as { tools?: unknown }).tools)) {
     const parsed = safeParseInput(ToolList, tools);
-    if (!parsed.success) throw new ToolDeclarationError(issuesOf([], parsed.error));
+    if (!parsed.success) throw new ToolDeclarationError(issuesAt([], parsed.error));
     return parsed.data.tools;
   }
   if (typeof tools === 'object' && tools !== null) {
@@ -212,16 +211,20 @@ function toDeclarations(tools: unknown): ToolDeclaration[] {
     if (!parsed.success) {
       const names = Object.keys(tools);
       throw new ToolDeclarationError(
-        parsed.error.issues.map((i) => {
+        issuesOf(parsed.error).map((i) => {
           const [index, ...rest] = i.path;
-          return { path: formatPath([names[index as number] ?? String(index), ...rest]), message: i.message };
+          return { ...i, path: [names[index as number] ?? String(index), ...rest] };
         }),
       );
     }
     return parsed.data;
   }
   throw new ToolDeclarationError([
-    { path: '', message: 'expected { tools: [...] }, an array of tools, or an object of tools by name' },
+    {
+      code: 'invalid_type',
+      path: [],
+      message: 'expected { tools: [...] }, an array of tools, or an object of tools by name',
+    },
   ]);
 }
 
@@ -251,16 +254,10 @@ function toDeclarations(tools: unknown): ToolDeclaration[] {
  */
 export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOptions = {}): ExplainingClassifier {
   const parsedOptions = safeParseInput(ClassifyFromToolsOptions, options);
-  if (!parsedOptions.success) throw new ToolDeclarationError(issuesOf(['options'], parsedOptions.error));
+  if (!parsedOptions.success) throw new ToolDeclarationError(issuesAt(['options'], parsedOptions.error));
   const { rules = { tools: {} }, nameVerbs } = parsedOptions.data;
-  const parsedRules = safeParseInput(ClassifierRules, rules);
-  if (!parsedRules.success) {
-    throw new ClassifierRulesError(
-      parsedRules.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-    );
-  }
-  const ruled = createClassifier(parsedRules.data);
-  const ruleTable = new Map(Object.entries(parsedRules.data.tools));
+  const ruled = createClassifier(rules); // validates the rules: ClassifierRulesError, naming the path
+  const ruleTable = new Map(Object.entries(ClassifierRules.parse(rules).tools));
   const declared = new Map<string, ToolDeclaration>();
   for (const tool of toDeclarations(tools)) declared.set(tool.name, tool);
   const verbs = nameVerbs === true ? { read: NAME_READ_VERBS, write: NAME_WRITE_VERBS } : nameVerbs || undefined;

@@ -66,6 +66,8 @@ export type SaveMachineResponse = z.infer<typeof SaveMachineResponse>;
 export const MachineApiError = z.object({
   error: z.string(),
   code: z.enum(['BAD_REQUEST', 'INVALID_NAME', 'NOT_FOUND', 'CONFLICT', 'INVALID_MACHINE', 'INVALID_LAYOUT']),
-  issues: z.array(z.strictObject({ code: z.string(), path: z.string(), message: z.string() })).optional(),
+  issues: z
+    .array(z.strictObject({ code: z.string(), path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+    .optional(),
 });
 export type MachineApiError = z.infer<typeof MachineApiError>;

@@ -1,10 +1,8 @@
+import type { Issue } from '../Issue.js';
 import type { ToolLoopErrorCode } from './errorCodes.js';
 
-/** One thing wrong with the loop's input: where (`options.concurrency`, `calls[2].id`) and what. */
-export interface ToolLoopIssue {
-  path: string;
-  message: string;
-}
+/** One thing wrong with the loop's input: where (`['options', 'concurrency']`, `['calls', 2, 'id']`) and what. */
+export type ToolLoopIssue = Issue;
 
 /**
  * Thrown by the tool loop for input it cannot use. Nothing was applied to the

@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
 import { FSMBlockedError } from '../FSMBlockedError.js';
-import { formatPath } from '../MachineDefinition.js';
 import type { SafetySession } from '../SafetySession.js';
 import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
 import { callKey } from './callKey.js';
@@ -22,7 +21,7 @@ import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
 import type { ToolOutcome, ToolOutcomeError } from './ToolOutcome.js';
 import { verificationConstraint } from './verificationConstraint.js';
-import { safeParseInput } from '../Issue.js';
+import { formatIssues, issuesOf, safeParseInput } from '../Issue.js';
 
 /** Whether the model may give its final answer now; if not, the sentence to feed back to it. */
 export type FinalAnswerDecision = { allowed: true } | { allowed: false; error: FSMBlockedError; constraint: string };
@@ -52,10 +51,10 @@ const Batch = z.array(ToolCall).check(
   }),
 );
 
-const issuesOf = (root: string, error: z.core.$ZodError): ToolLoopIssue[] =>
-  error.issues.map((i) => ({ path: formatPath([root, ...i.path]), message: i.message }));
+const issuesAt = (root: string, error: z.core.$ZodError): ToolLoopIssue[] =>
+  issuesOf(error).map((i) => ({ ...i, path: [root, ...i.path] }));
 
-const summary = (issues: readonly ToolLoopIssue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+const summary = (issues: readonly ToolLoopIssue[]) => formatIssues(issues);
 
 /**
  * A tool's error or an abort reason as text. It may be any value at all (a
@@ -137,7 +136,7 @@ const writesRunning = new WeakMap<SafetySession, number>();
 export function createToolLoop(options: ToolLoopOptions): ToolLoop {
   const parsed = safeParseInput(ToolLoopOptions, options);
   if (!parsed.success) {
-    const issues = issuesOf('options', parsed.error);
+    const issues = issuesAt('options', parsed.error);
     throw new ToolLoopError(ErrCodeInvalidOptions, `createToolLoop: ${summary(issues)}`, issues);
   }
   const {
@@ -168,23 +167,27 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     try {
       batch = safeParseInput(Batch, input);
     } catch (e) {
-      const issues = [{ path: 'calls', message: `cannot be read: ${describeReason(e)}` }];
+      const issues = [{ code: 'custom', path: ['calls'], message: `cannot be read: ${describeReason(e)}` }];
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
     }
     if (!batch.success) {
-      const issues = issuesOf('calls', batch.error);
+      const issues = issuesAt('calls', batch.error);
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
     }
     const inFlight = batch.data.findIndex((c) => Object.hasOwn(session.context?.calls ?? {}, c.id));
     if (inFlight !== -1) {
-      const issues = [{ path: `calls[${inFlight}].id`, message: 'is already in flight on the session' }];
+      const issues = [
+        { code: 'custom', path: ['calls', inFlight, 'id'], message: 'is already in flight on the session' },
+      ];
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
     }
     const keys = batch.data.map((call, i) => {
       try {
         return callKey(call.name, call.args);
       } catch (e) {
-        const issues = [{ path: `calls[${i}].args`, message: `cannot be read: ${describeReason(e)}` }];
+        const issues = [
+          { code: 'custom', path: ['calls', i, 'args'], message: `cannot be read: ${describeReason(e)}` },
+        ];
         throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
       }
     });
@@ -198,7 +201,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       if (!(TOOL_KINDS as readonly unknown[]).includes(kind)) {
         const message = `the classifier returned ${shown(kind)}, expected one of ${TOOL_KINDS.join(', ')}`;
         throw new ToolLoopError(ErrCodeInvalidClassification, `runBatch: calls[${i}] (${call.name}): ${message}`, [
-          { path: `calls[${i}]`, message },
+          { code: 'custom', path: ['calls', i], message },
         ]);
       }
       return { ...call, kind: kind as ToolKind };

@@ -1,3 +1,4 @@
+import type { Issue } from '../Issue.js';
 import type { RecordingEntry } from '../RecordingEntry.js';
 
 /** Thrown by {@link parseRecording}; `entries` holds every complete, valid line before the bad one. */
@@ -10,6 +11,8 @@ export class RecordingParseError extends Error {
     /** The last line was cut off mid-write (a crash while recording), not corrupted. */
     readonly torn: boolean,
     readonly entries: RecordingEntry[],
+    /** What is wrong with the line, as data: zod's issues for an entry of the wrong shape (paths inside the entry). */
+    readonly issues: Issue[] = [],
   ) {
     super(message);
     this.name = 'RecordingParseError';

@@ -74,7 +74,7 @@ export function parseRecording(text: string, options: ParseRecordingOptions = {}
   } catch (e) {
     // The splitter's own refusal (a line too long) knows no entries: give the ones before it.
     if (e instanceof RecordingParseError && e.entries !== entries)
-      throw new RecordingParseError(e.message, e.line, e.torn, entries);
+      throw new RecordingParseError(e.message, e.line, e.torn, entries, e.issues);
     throw e;
   }
   return entries;

@@ -1,4 +1,4 @@
-import { formatPath, safeParseInput } from '../Issue.js';
+import { formatPath, issuesOf, safeParseInput, type Issue } from '../Issue.js';
 import { RecordingEntry } from '../RecordingEntry.js';
 import { quickCheckEntry } from '../quickCheckEntry.js';
 import { RecordingParseError } from './RecordingParseError.js';
@@ -37,13 +37,17 @@ export function parseRecordingLine(
 const notJSON = (e: unknown) => `not JSON (${(e as Error).message})`;
 
 /** A parsed line as an entry, by zod, or zod's issues (each with its path) as one message. */
-function zodEntry(value: unknown): { ok: true; entry: RecordingEntry } | { ok: false; json: true; message: string } {
+function zodEntry(
+  value: unknown,
+): { ok: true; entry: RecordingEntry } | { ok: false; json: true; message: string; issues: Issue[] } {
   const parsed = safeParseInput(RecordingEntry, value);
   if (!parsed.success) {
+    const issues = issuesOf(parsed.error);
     return {
       ok: false,
       json: true,
-      message: parsed.error.issues.map((i) => `${formatPath(i.path) || '(entry)'}: ${i.message}`).join('; '),
+      message: issues.map((i) => `${formatPath(i.path) || '(entry)'}: ${i.message}`).join('; '),
+      issues,
     };
   }
   return { ok: true, entry: parsed.data };
@@ -66,7 +70,10 @@ export function readLine(
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    if (terminated) throw new RecordingParseError(`line ${line}: ${notJSON(e)}`, line, false, kept);
+    if (terminated)
+      throw new RecordingParseError(`line ${line}: ${notJSON(e)}`, line, false, kept, [
+        { code: 'invalid_json', path: [], message: notJSON(e) },
+      ]);
     // The last line, cut off with no newline and not JSON: a torn write.
     if (options.allowTornTail) {
       options.onTornTail?.(line);
@@ -83,7 +90,7 @@ export function readLine(
   if (quickCheckEntry(value)) return value as RecordingEntry;
   const result = zodEntry(value);
   if (result.ok) return result.entry;
-  throw new RecordingParseError(`line ${line}: ${result.message}`, line, false, kept);
+  throw new RecordingParseError(`line ${line}: ${result.message}`, line, false, kept, result.issues);
 }
 
 /** `raw.trim() === ''` without building a string for the usual line, which starts with `{`. */

@@ -3,6 +3,7 @@ import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
   createSafetyMachine,
+  formatPath,
   createSafetySession,
   definitionOf,
   MachineDefinitionError,
@@ -54,7 +55,7 @@ describe('the machine as data', () => {
     const issues = issuesOf(def);
     expect(issues).toContainEqual({
       code: 'unknown_guard',
-      path: 'states.VERIFYING.on.TOOL_SUCCEEDED[0].guard',
+      path: ['states', 'VERIFYING', 'on', 'TOOL_SUCCEEDED', 0, 'guard'],
       message: 'unknown guard "isWirte"',
     });
     expect(() => createSafetyMachine(def)).toThrow(MachineDefinitionError);
@@ -71,7 +72,7 @@ describe('the machine as data', () => {
     def.states.READING.on.TOOL_SUCEEDED = [{ description: 'typo' }];
     def.states.RESOLVING.on.CHECK_TOOL[0].actions[0].params.reasonCode = 'NOPE';
     def.guards.notAGuard = { description: 'x' };
-    const paths = issuesOf(def).map((i) => `${i.code} ${i.path}`);
+    const paths = issuesOf(def).map((i) => `${i.code} ${formatPath(i.path)}`);
     expect(paths).toEqual(
       expect.arrayContaining([
         'unknown_state initial',
@@ -89,18 +90,18 @@ describe('the machine as data', () => {
     def.states.READING.on.BEGIN_CALL = { guard: 'isWrite' };
     delete def.states.WRITING.description;
     const issues = issuesOf(def);
-    expect(issues.map((i) => i.path)).toEqual(
+    expect(issues.map((i) => formatPath(i.path))).toEqual(
       expect.arrayContaining(['states.READING.on.BEGIN_CALL', 'states.WRITING.description']),
     );
     expect(issues.every((i) => i.code === 'invalid_shape')).toBe(true);
-    expect(issuesOf('not a machine')[0]?.path).toBe('');
+    expect(issuesOf('not a machine')[0]?.path).toEqual([]);
   });
 
   it('should refuse a guard or action that is used but not described, and params where none are taken', () => {
     const def = shipped();
     delete def.guards.isWrite;
     def.states.VERIFYING.on.CHECK_TOOL[0].actions[1] = { type: 'countVerifyBlock', params: { by: 2 } };
-    const codes = issuesOf(def).map((i) => `${i.code} ${i.path}`);
+    const codes = issuesOf(def).map((i) => `${i.code} ${formatPath(i.path)}`);
     expect(codes).toContain('undescribed states.RESOLVING.on.CHECK_TOOL[0].guard');
     expect(codes).toContain('invalid_params states.VERIFYING.on.CHECK_TOOL[0].actions[1].params');
   });

@@ -37,10 +37,16 @@ function reference(text: string) {
   }
   const parsed = safeParseInput(RecordingEntry, value);
   if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({
+      code: i.code,
+      path: i.path.map((k) => (typeof k === 'number' ? k : String(k))),
+      message: i.message,
+    }));
     return {
       ok: false,
       json: true,
-      message: parsed.error.issues.map((i) => `${formatPath(i.path) || '(entry)'}: ${i.message}`).join('; '),
+      message: issues.map((i) => `${formatPath(i.path) || '(entry)'}: ${i.message}`).join('; '),
+      issues,
     };
   }
   return { ok: true, entry: parsed.data };

@@ -33,7 +33,7 @@ describe('checking an edited machine', () => {
     const check = checkMachine(definition);
     expect(check.ok).toBe(false);
     expect(!check.ok && check.issues).toEqual([
-      expect.objectContaining({ path: 'states.READING.on.BEGIN_CALL[0].guard', code: 'unknown_guard' }),
+      expect.objectContaining({ path: ['states', 'READING', 'on', 'BEGIN_CALL', 0, 'guard'], code: 'unknown_guard' }),
     ]);
   });
 });

@@ -51,7 +51,7 @@ describe('bad arguments in a batch', () => {
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ToolLoopError);
       expect((error as ToolLoopError).code).toBe('INVALID_TOOL_CALL');
-      expect((error as ToolLoopError).issues[0]!.path).toBe('calls[2].args');
+      expect((error as ToolLoopError).issues[0]!.path).toEqual(['calls', 2, 'args']);
       expect(recorder.entries.length).toBe(before);
       expect(session.state).toBe('READING');
       expect(tools.started).toEqual([]);

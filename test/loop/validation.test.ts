@@ -85,7 +85,7 @@ describe('bad input', () => {
     session.beginToolCall({ id: 'a', kind: 'read', tool: 'get_logs' });
     const loop = createToolLoop({ session, execute: tools.execute, classify });
     const error = await rejected(loop.runBatch([{ id: 'a', name: 'get_logs' }]));
-    expect(error).toMatchObject({ code: 'INVALID_TOOL_CALL', issues: [{ path: 'calls[0].id' }] });
+    expect(error).toMatchObject({ code: 'INVALID_TOOL_CALL', issues: [{ path: ['calls', 0, 'id'] }] });
   });
 
   it('should refuse a batch the classifier returns no kind for with INVALID_CLASSIFICATION, before anything begins', async () => {

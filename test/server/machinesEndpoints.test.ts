@@ -121,10 +121,13 @@ describe('the machine endpoints', () => {
     m.json.states.READING.on.BEGIN_CALL[0].target = 'WRTING';
     const res = await put({ definition: m.json, baseVersion: m.version });
     expect(res.status).toBe(422);
-    const body = (await res.json()) as { code: string; issues: { path: string; message: string }[] };
+    const body = (await res.json()) as { code: string; issues: { path: (string | number)[]; message: string }[] };
     expect(body.code).toBe('INVALID_MACHINE');
     expect(body.issues.map((i) => i.path)).toEqual(
-      expect.arrayContaining(['states.READING.on.BEGIN_CALL[0].guard', 'states.READING.on.BEGIN_CALL[0].target']),
+      expect.arrayContaining([
+        ['states', 'READING', 'on', 'BEGIN_CALL', 0, 'guard'],
+        ['states', 'READING', 'on', 'BEGIN_CALL', 0, 'target'],
+      ]),
     );
     expect(onDisk()).toBe(before);
     const badLayout = await put({ definition: (await load()).json, layout: { nodes: 1 }, baseVersion: m.version });

@@ -1,3 +1,4 @@
+import { formatPath } from 'assistant-safety';
 import { useState } from 'react';
 import type { SaveFlow } from '../hooks/useSaveFlow.js';
 import { DiffView } from './DiffView.js';
@@ -70,7 +71,7 @@ export function SaveDialog({
               <ul>
                 {flow.error.issues.map((i, k) => (
                   <li key={k}>
-                    <code>{i.path}</code>: {i.message}
+                    <code>{formatPath(i.path) || '(root)'}</code>: {i.message}
                   </li>
                 ))}
               </ul>

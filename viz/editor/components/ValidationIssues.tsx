@@ -1,4 +1,4 @@
-import type { MachineIssue } from 'assistant-safety';
+import { formatPath, type MachineIssue } from 'assistant-safety';
 
 /** Why the edited machine is malformed, one line per problem with its path (as the loader reports it). */
 export function ValidationIssues({ issues }: { issues: readonly MachineIssue[] }) {
@@ -8,7 +8,7 @@ export function ValidationIssues({ issues }: { issues: readonly MachineIssue[] }
       <ul>
         {issues.map((issue, i) => (
           <li key={i} data-testid="validation-issue">
-            <code>{issue.path || '(root)'}</code>: {issue.message}
+            <code>{formatPath(issue.path) || '(root)'}</code>: {issue.message}
           </li>
         ))}
       </ul>
