@@ -1,4 +1,5 @@
-import { classifyFromTools, createSafetySession, createToolLoop, type ToolCall } from 'assistant-safety';
+import { createSafetySession, createToolLoop, type ToolCall } from 'assistant-safety';
+import { classifyFromTools } from 'assistant-safety/classify';
 
 // Ordinary tools. Say what each one does (as MCP annotations or a `kind`): anything unsaid is a write.
 const tools = [

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 
 /**
  * One thing wrong with an input, as data: a stable `code`, the `path` to the
@@ -16,7 +15,63 @@ export interface Issue {
 // The core uses zod/mini, which ships no messages: without these, every issue
 // would read "Invalid input". English messages are passed per parse, so the
 // application's own zod configuration (a locale, an error map) is left alone.
-const localeError = en().localeError;
+// They are zod's own English wordings for the checks the core's schemas use
+// (its full locale, string formats and all, would cost the browser bundle 1 KB
+// gzipped); test/core/issueMessages.test.ts holds them equal to zod's.
+type RawIssue = z.core.$ZodRawIssue & Record<string, unknown>;
+const shown = (v: unknown) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'string' ? `"${v}"` : `${v}`);
+const received = (v: unknown): string => {
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : Number.isFinite(v) ? 'number' : String(v);
+  if (typeof v !== 'object') return typeof v;
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  const proto: unknown = Object.getPrototypeOf(v);
+  const ctor = 'constructor' in v ? (v as { constructor?: { name?: string } }).constructor : undefined;
+  return proto !== Object.prototype && ctor ? String(ctor.name) : 'object';
+};
+const UNITS: Record<string, string> = {
+  string: 'characters',
+  file: 'bytes',
+  array: 'items',
+  set: 'items',
+  map: 'entries',
+};
+function localeError(issue: RawIssue): string {
+  const size = (word: string, adjective: string, bound: unknown) => {
+    const unit = UNITS[issue.origin as string];
+    return `${word}: expected ${(issue.origin as string) ?? 'value'} to ${unit ? 'have' : 'be'} ${adjective}${String(bound)}${unit ? ` ${unit}` : ''}`;
+  };
+  switch (issue.code) {
+    case 'invalid_type':
+      return `Invalid input: expected ${issue.expected === 'nan' ? 'NaN' : String(issue.expected)}, received ${received(issue.input)}`;
+    case 'invalid_value': {
+      const values = issue.values as unknown[];
+      return values.length === 1
+        ? `Invalid input: expected ${shown(values[0])}`
+        : `Invalid option: expected one of ${values.map(shown).join('|')}`;
+    }
+    case 'too_big':
+      return size('Too big', issue.exact ? 'exactly ' : issue.inclusive ? '<=' : '<', issue.maximum);
+    case 'too_small':
+      return size('Too small', issue.exact ? 'exactly ' : issue.inclusive ? '>=' : '>', issue.minimum);
+    case 'unrecognized_keys': {
+      const keys = issue.keys as string[];
+      return `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map(shown).join(', ')}`;
+    }
+    case 'invalid_key':
+      return `Invalid key in ${String(issue.origin)}`;
+    case 'invalid_element':
+      return `Invalid value in ${String(issue.origin)}`;
+    case 'invalid_union': {
+      const options = issue.options as unknown[] | undefined;
+      if (Array.isArray(options) && options.length > 0)
+        return `Invalid discriminator value. Expected ${options.map((o) => `'${String(o)}'`).join(' | ')}`;
+      return issue.inclusive === false ? 'Invalid input: more than one option matched' : 'Invalid input';
+    }
+    default:
+      return 'Invalid input';
+  }
+}
 
 /**
  * `schema.safeParse(input)` with English messages, whatever the global zod
@@ -27,7 +82,7 @@ const localeError = en().localeError;
  * if (!r.success) console.log(issuesOf(r.error)); // [{ code: 'invalid_value', path: [], message: 'Invalid option: …' }]
  */
 export function safeParseInput<S extends z.core.$ZodType>(schema: S, input: unknown) {
-  return z.safeParse(schema, input, { error: localeError });
+  return z.safeParse(schema, input, { error: (issue) => localeError(issue as RawIssue) });
 }
 
 /**

@@ -61,22 +61,6 @@ export {
 } from './classifier.js';
 export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
-export {
-  classifyFromTools,
-  ToolDeclaration,
-  ToolList,
-  ToolDeclarationError,
-  NAME_READ_VERBS,
-  NAME_WRITE_VERBS,
-} from './classifyFromTools.js';
-export type {
-  Classification,
-  ClassificationRule,
-  ExplainingClassifier,
-  ClassifyFromToolsOptions,
-  NameVerbs,
-  ToolAnnotations,
-} from './classifyFromTools.js';
 
 // recordings
 export {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { classifyFromTools, ToolDeclarationError, type Classification } from '../classifyFromTools.js';
+import { classifyFromTools, ToolDeclarationError, type Classification } from '../classify/index.js';
 import { ClassifierRulesError } from '../classifier.js';
 import { UsageError, type Command } from './Command.js';
 import { importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';

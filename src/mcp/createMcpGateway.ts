@@ -1,17 +1,15 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { classifyFromTools, type ExplainingClassifier, type ToolDeclaration } from '../classify/index.js';
 import {
-  classifyFromTools,
   createSafetySession,
   finishToolCall,
   hasVerificationEvidence,
   SafetyInputError,
   TOOL_KINDS,
-  type ExplainingClassifier,
   type SafetySession,
   type SessionRecorder,
   type ToolClassifier,
-  type ToolDeclaration,
   type ToolKind,
 } from '../index.js';
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  classifyFromTools,
-  ClassifierRulesError,
-  createSafetySession,
-  createToolLoop,
-  ToolDeclarationError,
-} from 'assistant-safety';
-import { nameWords } from '../../src/classifyFromTools.js';
+import { ClassifierRulesError, createSafetySession, createToolLoop } from 'assistant-safety';
+import { classifyFromTools, ToolDeclarationError } from 'assistant-safety/classify';
+import { nameWords } from '../../src/classify/classifyFromTools.js';
 
 const mcpList = {
   tools: [

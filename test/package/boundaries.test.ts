@@ -56,7 +56,9 @@ describe('the package boundaries', () => {
         if (spec.startsWith('.')) {
           const to = target(file, spec);
           if (
-            /^src\/(testing|export|editor|live|node|server|cli|mcp|ai-sdk|openai-agents|redis|otel|insights)\//.test(to)
+            /^src\/(testing|export|editor|live|node|server|cli|classify|mcp|ai-sdk|openai-agents|redis|otel|insights)\//.test(
+              to,
+            )
           )
             offending.push(`${file} imports ${to}`);
         }

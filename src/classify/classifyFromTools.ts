@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from './classifier.js';
-import { ToolKind } from './toolKind.js';
-import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
+import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from '../classifier.js';
+import { ToolKind } from '../toolKind.js';
+import { formatIssues, issuesOf, safeParseInput, type Issue } from '../Issue.js';
 
 /*
  * A classifier built from what tools already declare: MCP annotations, a
