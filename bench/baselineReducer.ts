@@ -159,9 +159,19 @@ function trackBlocked(s: ReducerState, tool: string, at: number): ReducerState {
 }
 
 function landWrite(s: ReducerState, tool: string, at: number, ownId: string | undefined, verified: boolean) {
-  // Any other write in flight is cleared, as the session's recordWrite does.
-  const calls: Record<string, Call> = {};
-  for (const id in s.calls) if (s.calls[id]!.kind !== 'write' || id === ownId) calls[id] = s.calls[id]!;
+  // A write in flight stays in flight (the session's recordWrite keeps it): beside one, the state stays WRITING.
+  let beside = false;
+  for (const id in s.calls) if (id !== ownId && s.calls[id]!.kind === 'write') beside = true;
+  if (beside && s.state === 'WRITING') {
+    return {
+      ...s,
+      wroteThisEpisode: true,
+      readAfterWrite: false,
+      lastWriteTool: tool,
+      lastWriteAt: at,
+      writeEpoch: s.writeEpoch + 1,
+    };
+  }
   return {
     ...s,
     state: 'VERIFYING' as const,
@@ -171,7 +181,6 @@ function landWrite(s: ReducerState, tool: string, at: number, ownId: string | un
     lastWriteTool: tool,
     lastWriteAt: at,
     writeEpoch: s.writeEpoch + 1,
-    calls,
   };
 }
 
@@ -222,7 +231,9 @@ export function reduce(s: ReducerState, e: ReducerEvent): ReducerState {
       if (!call) return s;
       if (!e.ok) {
         const next = { ...s, calls: without(s.calls, e.id) };
-        return call.kind === 'write' && s.state === 'WRITING' ? { ...next, state: 'READING' } : next;
+        if (call.kind !== 'write' || s.state !== 'WRITING') return next;
+        // Another write landed while this one was in flight: that one must be verified.
+        return { ...next, state: call.epoch < s.writeEpoch ? 'VERIFYING' : 'READING' };
       }
       const next = success(s, call, e.at, e.id, e.verified === true);
       const calls = without(next.calls, e.id);
