@@ -195,16 +195,22 @@ export const used = [state, loop, invariants.length, exploreMachine, toMermaid, 
     expect(result.stdout).toMatch(/invariant/i);
   });
 
-  it("should run the README's embedding example as written", () => {
+  it("should run the README's examples as written: the embedding example and the minimal agent", () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const example = /```ts\n(import [^\n]* from 'assistant-safety';\n[\s\S]*?)```/.exec(readme)?.[1];
-    expect(example, 'the README has a ts block importing assistant-safety').toBeDefined();
-    writeFileSync(join(project, 'example.mts'), example!);
+    const blocks = [...readme.matchAll(/```ts\n(import [^\n]* from 'assistant-safety';\n[\s\S]*?)```/g)].map(
+      (m) => m[1]!,
+    );
+    expect(blocks.length, 'the README has two ts blocks importing assistant-safety').toBe(2);
     // As docs/install.md says: TypeScript through tsx (this repository's copy; the consumer need not install it).
     const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-    const out = run(process.execPath, ['--import', tsx, 'example.mts'], project).stdout;
-    expect(out).toMatch(/reasonCode: 'NO_VALIDATED_TARGET'/);
-    expect(out).toMatch(/^READING null$/m);
+    const outputs = blocks.map((code, i) => {
+      writeFileSync(join(project, `example${i}.mts`), code);
+      return run(process.execPath, ['--import', tsx, `example${i}.mts`], project).stdout;
+    });
+    expect(outputs[0]).toMatch(/reasonCode: 'NO_VALIDATED_TARGET'/);
+    expect(outputs[0]).toMatch(/^READING null$/m);
+    expect(outputs[1]).toMatch(/^\[ 'set_role: blocked' \]$/m);
+    expect(outputs[1]).toMatch(/^true READING$/m);
   });
 
   it('should serve the app from the installed copy', async () => {
