@@ -70,7 +70,8 @@ describe('the server without the token', () => {
       const socketProtocols: string[] = [];
       page.on('websocket', (ws) => socketProtocols.push(ws.url()));
       await page.goto(served.url);
-      await expect.poll(() => page.getByTestId('active-state').count()).toBe(1);
+      // The app is up once the machine, fetched through the API with the token, is drawn.
+      await expect.poll(() => page.locator('svg.diagram [data-state]').count()).toBeGreaterThan(0);
       expect(await page.context().cookies()).toEqual([]);
       await page.goto(`${otherOrigin}/`);
       await page.goto(`http://localhost:${new URL(otherOrigin).port}/page`);
