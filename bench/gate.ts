@@ -1,5 +1,5 @@
 import { assign, createActor, setup } from 'xstate';
-import { createSafetySession } from '../src/SafetySession.js';
+import { createSafetySession, type SafetySession } from '../src/SafetySession.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { makeFigure, ratioText, opsPerSecondPaired, type Figure } from './measure.js';
 
@@ -27,21 +27,7 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
 
   const lifecycle = () => {
     const s = createSafetySession({ now: () => t++ });
-    for (let i = 0; i < cycles; i++) {
-      s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm' });
-      s.endToolCall({ id: 'r1', ok: true });
-      s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' });
-      s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' });
-      s.beginToolCall({ id: 'r2', kind: 'read', tool: 'status' });
-      s.endToolCall({ id: 'w1', ok: true });
-      s.endToolCall({ id: 'w2', ok: true });
-      s.endToolCall({ id: 'r2', ok: true });
-      s.beginToolCall({ id: 'r3', kind: 'read', tool: 'status' });
-      s.endToolCall({ id: 'r3', ok: true });
-      s.completeVerification();
-      s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
-      s.endToolCall({ id: 'q', ok: true });
-    }
+    lifecycleCycles(s, cycles);
   };
   const lifecycleReducer = () => {
     let s: ReducerState = initialReducerState;
@@ -155,4 +141,27 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
       note: 'reference: the least a gate executed by XState costs here; no target',
     }),
   ];
+}
+
+/**
+ * The lifecycle cycle every gate figure times: discovery, a write with a second
+ * write and a read beside it (blocked / not verifying), a verifying read,
+ * completion, and a question.
+ */
+export function lifecycleCycles(s: SafetySession, cycles: number): void {
+  for (let i = 0; i < cycles; i++) {
+    s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm' });
+    s.endToolCall({ id: 'r1', ok: true });
+    s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' });
+    s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' });
+    s.beginToolCall({ id: 'r2', kind: 'read', tool: 'status' });
+    s.endToolCall({ id: 'w1', ok: true });
+    s.endToolCall({ id: 'w2', ok: true });
+    s.endToolCall({ id: 'r2', ok: true });
+    s.beginToolCall({ id: 'r3', kind: 'read', tool: 'status' });
+    s.endToolCall({ id: 'r3', ok: true });
+    s.completeVerification();
+    s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
+    s.endToolCall({ id: 'q', ok: true });
+  }
 }

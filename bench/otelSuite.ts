@@ -3,6 +3,7 @@ import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@op
 import { createSafetySession, type SafetySessionOptions } from '../src/index.js';
 import { createOtelRecorder } from '../src/otel/index.js';
 import { makeFigure, opsPerSecondPaired, ratioText, type Figure } from './measure.js';
+import { lifecycleCycles } from './gate.js';
 
 /*
  * What the OpenTelemetry recorder costs the gate: the lifecycle cycle of the
@@ -38,21 +39,7 @@ export async function otelFigures({ cycles = 10_000, runs = 5 }: Partial<OtelSiz
   let t = 0;
   const cycle = (options: () => SafetySessionOptions) => () => {
     const s = createSafetySession({ now: () => t++, ...options() });
-    for (let i = 0; i < cycles; i++) {
-      s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm' });
-      s.endToolCall({ id: 'r1', ok: true });
-      s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' });
-      s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' });
-      s.beginToolCall({ id: 'r2', kind: 'read', tool: 'status' });
-      s.endToolCall({ id: 'w1', ok: true });
-      s.endToolCall({ id: 'w2', ok: true });
-      s.endToolCall({ id: 'r2', ok: true });
-      s.beginToolCall({ id: 'r3', kind: 'read', tool: 'status' });
-      s.endToolCall({ id: 'r3', ok: true });
-      s.completeVerification();
-      s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
-      s.endToolCall({ id: 'q', ok: true });
-    }
+    lifecycleCycles(s, cycles);
   };
 
   const reader = new PullReader();
