@@ -9,7 +9,8 @@ export const ErrCodeStrictResolution = 'STRICT_RESOLUTION';
  * What evidence a block is waiting for, so a model can tell what is missing
  * without being told which tool to call.
  */
-export type RequiredEvidence = 'validated_target' | 'verification_read' | 'verification_complete' | 'write_result';
+export type RequiredEvidence =
+  'validated_target' | 'verification_read' | 'verification_complete' | 'write_result' | 'none';
 
 const REASONS: Record<BlockReasonCode, string> = {
   NO_VALIDATED_TARGET:
@@ -19,6 +20,9 @@ const REASONS: Record<BlockReasonCode, string> = {
   WRITE_IN_FLIGHT: 'POLICY_BLOCKED: a write is already in flight. Its result is required before another write.',
   FINAL_ANSWER_UNVERIFIED:
     'POLICY_BLOCKED: the last write has not been verified. Evidence gathered after that write is required before a final answer.',
+  TARGET_NOT_VALIDATED:
+    'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must be established by discovery or a read in this session.',
+  POLICY_DENIED: 'POLICY_BLOCKED: this session’s execution profile does not allow this call.',
 };
 
 const REASON_FINAL_ANSWER_IN_FLIGHT =
@@ -35,19 +39,24 @@ export interface FSMBlockedInit {
   consecutiveBlocks?: number;
   /** Whether evidence was gathered after the last write (it changes what is missing). */
   readAfterWrite?: boolean;
+  /** The targets the block is about (`TARGET_NOT_VALIDATED`: the ones not validated). */
+  targets?: readonly string[];
 }
 
 /** The JSON envelope a blocked call reaches the model as. */
 export interface FSMBlockedEnvelope {
   error: 'FSM_BLOCKED';
   message: string;
-  details: Record<string, string | boolean>;
+  details: Record<string, string | boolean | string[]>;
 }
 
 function requiredFor(init: FSMBlockedInit): RequiredEvidence {
   switch (init.reasonCode) {
     case 'NO_VALIDATED_TARGET':
+    case 'TARGET_NOT_VALIDATED':
       return 'validated_target';
+    case 'POLICY_DENIED':
+      return 'none';
     case 'WRITE_IN_FLIGHT':
       return 'write_result';
     case 'UNVERIFIED_WRITE':
@@ -84,6 +93,8 @@ export class FSMBlockedError extends Error {
   readonly required: RequiredEvidence;
   /** Blocked attempts in a row, this one included. */
   readonly consecutiveBlocks: number;
+  /** The targets the block is about (`TARGET_NOT_VALIDATED`: the unvalidated ones). */
+  readonly targets?: readonly string[];
 
   constructor(init: FSMBlockedInit) {
     const reason = reasonFor(init);
@@ -105,6 +116,7 @@ export class FSMBlockedError extends Error {
     this.reason = reason;
     this.required = requiredFor(init);
     this.consecutiveBlocks = init.consecutiveBlocks ?? 1;
+    if (init.targets !== undefined) this.targets = [...init.targets];
   }
 
   /**
@@ -112,7 +124,7 @@ export class FSMBlockedError extends Error {
    * `consecutiveBlocks` is a decimal string).
    */
   toJSON(): FSMBlockedEnvelope {
-    const details: Record<string, string | boolean> = {
+    const details: Record<string, string | boolean | string[]> = {
       state: this.state,
       reasonCode: this.reasonCode,
       reason: this.reason,
@@ -122,6 +134,7 @@ export class FSMBlockedError extends Error {
     };
     if (this.toolName !== undefined) details.toolName = this.toolName;
     if (this.toolKind !== undefined) details.toolKind = this.toolKind;
+    if (this.targets !== undefined) details.targets = [...this.targets];
     return { error: ErrCodeFSMBlocked, message: this.message, details };
   }
 }

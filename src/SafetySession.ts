@@ -53,7 +53,26 @@ export interface SafetySessionOptions {
    * words go in the recording, as the `note` of the entry that triggered it. Default `console.warn`.
    */
   onWarning?: (message: string) => void;
+  /**
+   * Target binding. `'ignore'` (default): a call's `targets` are recorded but the gate judges by kind
+   * alone. `'bind'`: a write may only touch validated targets, and only a read covering its targets
+   * verifies it (docs/targets.md).
+   */
+  targets?: TargetMode;
+  /** `'enforce'` (default) blocks; `'shadow'` decides the same way, records would-be blocks and lets the call run. */
+  mode?: GateMode;
+  /** Execution profile (docs/state-only.md): `'interactive'` (default), `'detection'` or `'investigation'`. */
+  profile?: ExecutionProfile;
 }
+
+/** How a session treats a call's targets. */
+export type TargetMode = 'ignore' | 'bind';
+/** Whether a would-be block stops the call (`enforce`) or is only recorded (`shadow`). */
+export type GateMode = 'enforce' | 'shadow';
+/** The reference's execution profiles: rules for state-only writes. */
+export type ExecutionProfile = 'interactive' | 'detection' | 'investigation';
+/** Where a validated target came from. */
+export type TargetSource = 'user' | 'human' | 'tool';
 
 /** Blocks for a missing target, with no resolve or read ever seen, after which the session warns. */
 const NO_DISCOVERY_BLOCKS = 3;
@@ -67,6 +86,12 @@ export interface ToolCallStart {
   id: string;
   kind: ToolKind;
   tool: string;
+  /** Resource keys the call touches (`vm:101`, `file:/srv/app.conf`). */
+  targets?: string[];
+  /** A write to the agent's own records, not the world: its success needs no verification. */
+  stateOnly?: boolean;
+  /** `'untrusted'`: the tool's output is open-world content; what it reveals is only seen, never validated. */
+  trust?: 'untrusted';
 }
 
 /**
@@ -79,6 +104,8 @@ export interface ToolCallEnd {
   ok: boolean;
   verified?: boolean;
   unknown?: boolean;
+  /** Targets the call's result revealed (validated on success unless the tool is untrusted). */
+  discovered?: string[];
 }
 
 /** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
@@ -135,7 +162,8 @@ export interface SafetySession {
   onToolSuccess(kind: ToolKind, toolName: string): void;
   canFinalAnswer(): FSMBlockedError | null;
   completeVerification(): void;
-  targetEstablished(): void;
+  /** The target was established outside the loop; with `targets`, those keys become validated (source `user` by default). */
+  targetEstablished(options?: { targets?: string[]; source?: TargetSource }): void;
   reset(): void;
   resetKeepProgress(): void;
   trackPendingRecovery(errorCode: string, toolName: string): string;
@@ -151,6 +179,15 @@ export interface SafetySession {
    * included (it counts the machine's blocks).
    */
   recordLoopBlock(block: LoopBlock): void;
+  /**
+   * A person supplies the evidence a block said was missing (docs/escalation.md): a validated target for
+   * `NO_VALIDATED_TARGET`/`TARGET_NOT_VALIDATED`, verification for `UNVERIFIED_WRITE`/`FINAL_ANSWER_UNVERIFIED`.
+   * Returns false when the block cannot be attested (`WRITE_IN_FLIGHT`, or evidence no longer missing).
+   * The call must then be asked again; the machine decides it.
+   */
+  attest(block: FSMBlockedError, by: { by: string; note?: string }): boolean;
+  /** Validated targets (with `targets: 'bind'`), oldest first. */
+  readonly validatedTargets: readonly string[];
 
   /**
    * Performs one call given in the recording's vocabulary and returns its
@@ -371,8 +408,16 @@ class Session implements SafetySession {
     this.run({ type: 'completeVerification' });
   }
 
-  targetEstablished(): void {
+  targetEstablished(_options?: { targets?: string[]; source?: TargetSource }): void {
     this.run({ type: 'targetEstablished' });
+  }
+
+  get validatedTargets(): readonly string[] {
+    return [];
+  }
+
+  attest(_block: FSMBlockedError, _by: { by: string; note?: string }): boolean {
+    throw new Error('assistant-safety: attest lands with the escalation work');
   }
 
   reset(): void {

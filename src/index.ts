@@ -43,6 +43,10 @@ export { createSafetySession, restoreSafetySession, SafetyInputError } from './S
 export type {
   SafetySession,
   SafetySessionOptions,
+  TargetMode,
+  GateMode,
+  ExecutionProfile,
+  TargetSource,
   ToolCallStart,
   ToolCallEnd,
   InFlightWrite,

@@ -21,6 +21,10 @@ export const BlockReasonCode = z.enum([
   'UNVERIFIED_WRITE',
   'WRITE_IN_FLIGHT',
   'FINAL_ANSWER_UNVERIFIED',
+  /** With target binding: a write names a target no discovery, read or person validated. */
+  'TARGET_NOT_VALIDATED',
+  /** The execution profile forbids the call outright (a state-only write under `investigation`). Not attestable. */
+  'POLICY_DENIED',
 ]);
 export type BlockReasonCode = z.infer<typeof BlockReasonCode>;
 

@@ -5,7 +5,7 @@ import type { ToolOutcomeCode } from './errorCodes.js';
 export interface ToolOutcomeError {
   error: ToolOutcomeCode;
   message: string;
-  details?: Record<string, string | boolean>;
+  details?: Record<string, string | boolean | string[]>;
 }
 
 /**
