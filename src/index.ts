@@ -119,7 +119,7 @@ export type { MemoryRecorder } from './recording/createMemoryRecorder.js';
 export { createToolLoop } from './loop/createToolLoop.js';
 export type { ToolLoop, FinalAnswerDecision } from './loop/createToolLoop.js';
 export { ToolLoopOptions } from './loop/ToolLoopOptions.js';
-export type { ClassifiedCall } from './loop/ToolLoopOptions.js';
+export type { ClassifiedCall, EscalationAnswer } from './loop/ToolLoopOptions.js';
 export { ToolCall } from './loop/ToolCall.js';
 export type { ToolOutcome, ToolOutcomeError } from './loop/ToolOutcome.js';
 export { ToolLoopError } from './loop/ToolLoopError.js';
@@ -144,6 +144,9 @@ export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
 export { finishToolCall } from './loop/finishToolCall.js';
+export { settleToolCall } from './loop/settleToolCall.js';
+export type { SettledCall, ToolCallSettlement } from './loop/settleToolCall.js';
+export { outcomeOfError } from './outcomeOfError.js';
 
 // observing sessions
 export { combineRecorders } from './combineRecorders.js';
