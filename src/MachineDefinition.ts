@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { actionImplementations } from './actions.js';
-import { guardImplementations } from './guards.js';
-import { SAFETY_EVENT_TYPES } from './SafetyEvent.js';
+import type { AnyMachineKind } from './MachineKind.js';
+import { safetyMachineKind } from './safetyMachineKind.js';
 import { safeParseInput } from './Issue.js';
 
 /*
@@ -87,12 +86,12 @@ const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
 const refParams = (ref: NamedRef) => (typeof ref === 'string' ? undefined : ref.params);
 
 /** Checks what the schema cannot: names resolve to states, events, guards and actions. */
-function semanticIssues(def: MachineDefinition): MachineIssue[] {
+function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIssue[] {
   const issues: MachineIssue[] = [];
   const states = new Set(Object.keys(def.states));
-  const events = new Set<string>(SAFETY_EVENT_TYPES);
-  const guards: Record<string, unknown> = guardImplementations;
-  const actions: Record<string, { params?: z.ZodMiniType }> = actionImplementations;
+  const events = new Set<string>(kind.eventTypes);
+  const guards: Record<string, unknown> = kind.guards;
+  const actions: Record<string, { params?: z.ZodMiniType }> = kind.actions;
 
   if (states.size === 0)
     issues.push({ code: 'unknown_state', path: ['states'], message: 'a machine needs at least one state' });
@@ -202,13 +201,17 @@ export type MachineDefinitionResult =
 
 /**
  * Validates a machine definition (parsed JSON) against the schema and against
- * the guard, action and event registries, without throwing.
+ * the guard, action and event registries of its kind (the safety machine's by
+ * default), without throwing.
  *
  * @example
  * const result = safeParseMachineDefinition(JSON.parse(text));
  * if (!result.success) console.error(result.error.message);
  */
-export function safeParseMachineDefinition(input: unknown): MachineDefinitionResult {
+export function safeParseMachineDefinition(
+  input: unknown,
+  kind: AnyMachineKind = safetyMachineKind,
+): MachineDefinitionResult {
   const parsed = safeParseInput(MachineDefinition, input);
   if (!parsed.success) {
     return {
@@ -216,7 +219,7 @@ export function safeParseMachineDefinition(input: unknown): MachineDefinitionRes
       error: new MachineDefinitionError(issuesOf(parsed.error).map((i) => ({ ...i, code: 'invalid_shape' as const }))),
     };
   }
-  const issues = semanticIssues(parsed.data);
+  const issues = semanticIssues(parsed.data, kind);
   return issues.length
     ? { success: false, error: new MachineDefinitionError(issues) }
     : { success: true, data: parsed.data };
@@ -229,8 +232,8 @@ export function safeParseMachineDefinition(input: unknown): MachineDefinitionRes
  * const definition = parseMachineDefinition(JSON.parse(readFileSync('machines/assistant-safety.json', 'utf8')));
  * const machine = createSafetyMachine(definition);
  */
-export function parseMachineDefinition(input: unknown): MachineDefinition {
-  const result = safeParseMachineDefinition(input);
+export function parseMachineDefinition(input: unknown, kind: AnyMachineKind = safetyMachineKind): MachineDefinition {
+  const result = safeParseMachineDefinition(input, kind);
   if (!result.success) throw result.error;
   return result.data;
 }

@@ -65,7 +65,7 @@ type Json = Record<string, unknown>;
  * only adds what the older version could not hold, with the value that means "nothing yet":
  * version 1 had no shadow calls and no target binding.
  */
-const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
+export const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
   1: (s) => {
     const context = isRecord(s.context) ? s.context : {};
     return {

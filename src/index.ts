@@ -16,6 +16,10 @@ export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSM
 // the machine
 export { safetyMachine, safetyMachineDefinition } from './safetyMachine.js';
 export { createSafetyMachine, definitionOf } from './createSafetyMachine.js';
+export { createMachineOfKind } from './createMachineOfKind.js';
+export { defineMachineKind } from './MachineKind.js';
+export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './MachineKind.js';
+export { safetyMachineKind } from './safetyMachineKind.js';
 export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
 export {
   MachineDefinition,
