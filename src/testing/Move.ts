@@ -205,7 +205,7 @@ interface MoveSet {
   successes: Array<{ kind: ToolKind; targets?: readonly string[] }>;
   established: Array<readonly string[] | undefined>;
   attests: Array<Extract<Move, { type: 'attest' }>>;
-  /** Targets a successful resolve may reveal, besides revealing none. */
+  /** Targets a successful resolve or write on the world may reveal, besides revealing none. */
   reveals?: readonly string[];
   /** Whether recoveries are tracked and checked by hand (and so told apart in configurations). */
   recoveries: boolean;
@@ -240,10 +240,14 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
       checks: [{ kind: 'write', targets: T12 }],
       successes: [
         { kind: 'read', targets: T2 },
-        { kind: 'write', targets: T1 },
+        { kind: 'write', targets: T12 },
       ],
       established: [undefined, T2],
-      attests: [{ type: 'attest', evidence: 'target', targets: T2 }, attests[1]!],
+      // A verification attested with targets (the recording vocabulary allows it) must validate none.
+      attests: [
+        { type: 'attest', evidence: 'target', targets: T2 },
+        { type: 'attest', evidence: 'verification', targets: T2 },
+      ],
       reveals: T2,
       recoveries: false,
       perKind: 1,
@@ -256,7 +260,8 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
       established: [],
       attests: [],
       recoveries: false,
-      perKind: 1,
+      // Two writes: one in flight and one the gate refused that runs ungated beside it.
+      perKind: 2,
     };
   if (config.profile === 'detection' || config.profile === 'investigation')
     return {
@@ -308,10 +313,11 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
       if (seen.has(key)) continue;
       seen.add(key);
       const base = { type: 'end' as const, kind: call.kind, epoch, ...factsOf(call), ...ran };
-      moves.push({ ...base, ok: true });
-      if (set.reveals && call.kind === 'resolve') moves.push({ ...base, ok: true, reveals: set.reveals });
       const world = call.kind === 'write' && !call.stateOnly;
+      moves.push({ ...base, ok: true });
+      if (set.reveals && (call.kind === 'resolve' || world)) moves.push({ ...base, ok: true, reveals: set.reveals });
       if (world && !ran.ungated) moves.push({ ...base, ok: true, verified: true });
+      if (world && set.reveals) moves.push({ ...base, ok: true, verified: true, reveals: set.reveals });
       moves.push({ ...base, ok: false });
       // A timed-out or aborted write: its tool may have acted.
       if (world) moves.push({ ...base, ok: false, unknown: true });

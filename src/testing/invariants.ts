@@ -155,15 +155,15 @@ function unvalidatedOf(step: Step): readonly string[] {
 
 /**
  * The targets a step counts as evidence for, under binding: those a successful resolve or read
- * carried and those any result revealed, unless the tool is untrusted; those the user or a person
- * named. A state-only write's success is evidence of nothing.
+ * carried and those a resolve, read or write revealed, unless the tool is untrusted; those the user
+ * or a person named. A state-only write's or user input's success is evidence of nothing.
  */
 function evidenceOf(step: Step): readonly string[] {
   const { event } = step;
   if (event.type === 'TARGET_ESTABLISHED') return event.targets ?? [];
   if (event.type === 'ATTEST') return event.evidence === 'target' ? (event.targets ?? []) : [];
   const s = success(step);
-  if (!s || s.untrusted || (s.kind === 'write' && s.stateOnly)) return [];
+  if (!s || s.untrusted || s.kind === 'user_input' || (s.kind === 'write' && s.stateOnly)) return [];
   const own = isDiscovery(s.kind) ? (s.targets ?? []) : [];
   return event.type === 'TOOL_SUCCEEDED' && event.discovered ? [...own, ...event.discovered] : own;
 }
@@ -641,7 +641,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I19',
     name: 'Targets are validated only by evidence',
     sentence:
-      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (never an untrusted tool’s, never a state-only write’s), those targetEstablished() names, and those a person attested; nothing but reset() removes one. Without binding none is kept.',
+      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (never an untrusted tool’s, never a state-only write’s), those targetEstablished() names, and those a person attested as a target (an attested verification validates none); nothing but reset() removes one. Without binding none is kept.',
     check: (step) => {
       const b = step.before.context;
       const a = step.after.context;
@@ -657,10 +657,11 @@ export const invariants: readonly Invariant[] = [
       const unfounded = without(added, evidence);
       if (unfounded.length)
         return `${step.event.type} validated ${list(unfounded)} without evidence${success(step)?.untrusted ? ' (an untrusted tool)' : ''}`;
-      // Evidence that must count: a discovery's success, the user's targets, a person's attested target.
+      // Evidence that must count: a discovery's success, what a gated write's result revealed, the
+      // user's targets, a person's attested target.
       const s = success(step);
       const counts =
-        (s !== undefined && isDiscovery(s.kind)) ||
+        (s !== undefined && (isDiscovery(s.kind) || (isWorldWrite(s) && s.ended && !s.ungated))) ||
         step.event.type === 'TARGET_ESTABLISHED' ||
         step.event.type === 'ATTEST';
       const ignored = counts ? without(evidence, a.validatedTargets) : [];
