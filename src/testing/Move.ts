@@ -172,9 +172,9 @@ function freshCallId(context: SafetyContext): string {
   }
 }
 
-/** The shape of a call in flight: `read@now`, `write [t1]@now`, `write (state-only)@stale`. */
+/** The shape of a call in flight: `read@now`, `write[t1,t2]@now`, `write(state-only)@stale`, `read[t2](untrusted)@now`. */
 const shapeOf = (context: SafetyContext, call: InFlightCall) =>
-  `${callText(call.kind, call).replace(' ', '')}@${epochOf(context, call.epoch)}`.replaceAll(' ', '');
+  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}@${epochOf(context, call.epoch)}`;
 
 /** The in-flight calls (or, with `ungated`, the calls running ungated) by shape, counted. */
 export function callShapes(context: SafetyContext, ungated = false): Map<string, number> {
@@ -425,7 +425,11 @@ function describeCall(call: RecordedCall): string {
   const args = Object.entries(call)
     .filter(([key]) => key !== 'type')
     .map(([key, value]) =>
-      typeof value === 'boolean' ? `${key}: ${value}` : Array.isArray(value) ? `${key}: [${value.join(', ')}]` : String(value),
+      typeof value === 'boolean'
+        ? `${key}: ${value}`
+        : Array.isArray(value)
+          ? `${key}: [${value.join(', ')}]`
+          : String(value),
     );
   return `${call.type}(${args.join(', ')})`;
 }

@@ -774,7 +774,9 @@ export const invariants: readonly Invariant[] = [
       if (stateOnly && profile === 'investigation')
         return expectBlock(step, 'a state-only write under investigation', 'POLICY_DENIED');
       if (stateOnly && profile === 'detection' && stateOf(step.before) === 'RESOLVING')
-        return step.decision === 'allowed' ? null : `a state-only write under detection was refused in RESOLVING (${reasonOf(step)})`;
+        return step.decision === 'allowed'
+          ? null
+          : `a state-only write under detection was refused in RESOLVING (${reasonOf(step)})`;
       return reasonOf(step) === 'POLICY_DENIED' ? `a write that is not state-only was refused by the profile` : null;
     },
   },
