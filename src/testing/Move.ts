@@ -222,6 +222,9 @@ const T12 = ['t1', 't2'] as const;
  * The moves of a session config. The seed's settings try every kind (and a state-only write);
  * target binding tries targets (`t1`, `t2`, both, none), an untrusted read and revealed targets;
  * a profile tries state-only writes; shadow mode tries the writes the gate would block.
+ *
+ * @example
+ * moveSetOf({ ...DEFAULT_CONFIG, targets: 'bind' }).begins.length; // 5
  */
 export function moveSetOf(config: SafetyConfig): MoveSet {
   const attests: MoveSet['attests'] = [
