@@ -23,7 +23,7 @@ type Epoch = 'now' | 'stale';
  * none), whether it is a state-only write, whether its tool is untrusted. Two targets and "none"
  * are enough for every guard: a guard compares targets with each other, never reads them.
  */
-export interface CallFacts {
+interface CallFacts {
   targets?: readonly string[];
   stateOnly?: true;
   untrusted?: true;
