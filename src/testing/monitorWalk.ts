@@ -40,6 +40,8 @@ export function monitorWalk(
     id: 'random-walk',
     now: () => now,
     ...sessionOptionsOf(options.config),
+    // A walk that only ever writes is not a misconfigured agent: no warning on the console.
+    onWarning: () => {},
     ...(options.machine && { machine: options.machine }),
   });
   const invariants = options.invariants ?? allInvariants;
