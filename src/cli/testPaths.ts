@@ -48,7 +48,8 @@ coverage is short, 2 bad arguments.`,
     const results = plans.map((plan) => {
       const result = runPlan(plan);
       for (const o of result.observed)
-        tracker.step(String(o.step.before.value), o.step.before.context, o.step.event, String(o.step.after.value));
+        for (const step of o.steps)
+          tracker.step(String(step.before.value), step.before.context, step.event, String(step.after.value));
       return result;
     });
     const failed = results.filter((r) => !r.ok);

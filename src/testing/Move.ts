@@ -1,11 +1,11 @@
 import { eventOfCall } from '../eventOfCall.js';
 import { applyCall } from '../index.js';
 import type { RecordedCall } from '../RecordingEntry.js';
-import type { SafetyContext } from '../SafetyContext.js';
+import type { InFlightCall, SafetyConfig, SafetyContext } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { FSMBlockedError } from '../FSMBlockedError.js';
 import type { SafetySession } from '../SafetySession.js';
-import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
+import { TOOL_KINDS, type BlockReasonCode, type ToolKind } from '../toolKind.js';
 
 /*
  * A move is what a test does to a session, independent of call ids and
@@ -18,14 +18,37 @@ import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
 /** Whether an in-flight call began at the current write epoch or before the last write landed. */
 type Epoch = 'now' | 'stale';
 
+/**
+ * What a call says of itself besides its kind: the abstract targets it names (`t1`, `t2`; absent:
+ * none), whether it is a state-only write, whether its tool is untrusted. Two targets and "none"
+ * are enough for every guard: a guard compares targets with each other, never reads them.
+ */
+interface CallFacts {
+  targets?: readonly string[];
+  stateOnly?: true;
+  untrusted?: true;
+}
+
 export type Move =
-  | { type: 'check'; kind: ToolKind }
-  | { type: 'begin'; kind: ToolKind }
-  | { type: 'end'; kind: ToolKind; epoch: Epoch; ok: boolean; verified?: boolean; unknown?: boolean }
-  | { type: 'succeed'; kind: ToolKind }
+  | { type: 'check'; kind: ToolKind; targets?: readonly string[] }
+  | ({ type: 'begin'; kind: ToolKind } & CallFacts)
+  | ({
+      type: 'end';
+      kind: ToolKind;
+      epoch: Epoch;
+      ok: boolean;
+      verified?: boolean;
+      unknown?: boolean;
+      /** Targets the result revealed (`discovered`). */
+      reveals?: readonly string[];
+      /** The call ran ungated (shadow mode): the gate would have blocked it. */
+      ungated?: true;
+    } & CallFacts)
+  | { type: 'succeed'; kind: ToolKind; targets?: readonly string[] }
   | { type: 'finalAnswer' }
   | { type: 'completeVerification' }
-  | { type: 'targetEstablished' }
+  | { type: 'targetEstablished'; targets?: readonly string[] }
+  | { type: 'attest'; evidence: 'target' | 'verification'; targets?: readonly string[] }
   | { type: 'reset' }
   | { type: 'resetKeepProgress' }
   | { type: 'trackRecovery' }
@@ -38,9 +61,17 @@ const TOOL_OF: Record<ToolKind, string> = {
   write: 'restart_vm',
   user_input: 'ask_user',
 };
+/** The tools of the variants: a state-only write files a finding; an untrusted read fetches a web page. */
+const STATE_ONLY_TOOL = 'report_finding';
+const UNTRUSTED_TOOL = 'fetch_page';
+
+const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
+  facts.stateOnly ? STATE_ONLY_TOOL : facts.untrusted ? UNTRUSTED_TOOL : TOOL_OF[kind];
 
 /** The error code a hand-tracked recovery carries in generated paths. */
 const TRACKED_ERROR_CODE = 'TOOL_ERROR';
+/** Who attests in generated paths. */
+const ATTESTER = 'qa-lead';
 
 const KIND_WORD: Record<ToolKind, string> = {
   resolve: 'resolve',
@@ -49,8 +80,16 @@ const KIND_WORD: Record<ToolKind, string> = {
   user_input: 'user input',
 };
 
+const targetsText = (targets: readonly string[] | undefined) => (targets ? ` [${targets.join(', ')}]` : '');
+
+/** A call in words: `write`, `write [t1, t2]`, `write (state-only)`, `read [t2] (untrusted)`. */
+function callText(kind: ToolKind, facts: CallFacts): string {
+  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}`;
+}
+
 /**
- * A short readable label, unique per move: `begin write`, `read ok (began before the write)`.
+ * A short readable label, unique per move: `begin write`, `read ok (began before the write)`,
+ * `begin write [t1, t2]`, `attest verification`.
  *
  * @example
  * moveLabel({ type: 'begin', kind: 'write' }); // 'begin write'
@@ -58,9 +97,9 @@ const KIND_WORD: Record<ToolKind, string> = {
 export function moveLabel(move: Move): string {
   switch (move.type) {
     case 'check':
-      return `check ${KIND_WORD[move.kind]}`;
+      return `check ${callText(move.kind, move)}`;
     case 'begin':
-      return `begin ${KIND_WORD[move.kind]}`;
+      return `begin ${callText(move.kind, move)}`;
     case 'end': {
       const outcome = move.ok
         ? move.verified
@@ -69,16 +108,19 @@ export function moveLabel(move: Move): string {
         : move.unknown
           ? 'outcome unknown'
           : 'fails';
-      return `${KIND_WORD[move.kind]} ${outcome}${move.epoch === 'stale' ? ' (began before the write)' : ''}`;
+      const reveals = move.reveals ? `, reveals ${move.reveals.join(', ')}` : '';
+      return `${callText(move.kind, move)} ${outcome}${reveals}${move.epoch === 'stale' ? ' (began before the write)' : ''}${move.ungated ? ' (ran ungated)' : ''}`;
     }
     case 'succeed':
-      return `onToolSuccess ${KIND_WORD[move.kind]}`;
+      return `onToolSuccess ${callText(move.kind, move)}`;
     case 'finalAnswer':
       return 'final answer';
     case 'completeVerification':
       return 'complete verification';
     case 'targetEstablished':
-      return 'target established';
+      return `target established${targetsText(move.targets)}`;
+    case 'attest':
+      return `attest ${move.evidence}${targetsText(move.targets)}`;
     case 'reset':
       return 'reset';
     case 'resetKeepProgress':
@@ -93,78 +135,204 @@ export function moveLabel(move: Move): string {
 const epochOf = (context: SafetyContext, callEpoch: number): Epoch =>
   callEpoch === context.writeEpoch ? 'now' : 'stale';
 
-/** The id of an in-flight call matching an `end` move, the first in begin order. */
+/** The facts of a call as begun (only those set). */
+function factsOf(call: CallFacts): CallFacts {
+  return {
+    ...(call.targets !== undefined && { targets: call.targets }),
+    ...(call.stateOnly && { stateOnly: true as const }),
+    ...(call.untrusted && { untrusted: true as const }),
+  };
+}
+
+const sameTargets = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  (a ?? []).join(',') === (b ?? []).join(',') && (a === undefined) === (b === undefined);
+
+/** The id of an in-flight (or ungated) call matching an `end` move, the first in begin order. */
 function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>): string | undefined {
-  for (const id in context.calls) {
-    const call = context.calls[id]!;
-    if (call.kind === move.kind && epochOf(context, call.epoch) === move.epoch) return id;
+  const calls = move.ungated ? context.shadowCalls : context.calls;
+  for (const id in calls) {
+    const call = calls[id]!;
+    if (
+      call.kind === move.kind &&
+      epochOf(context, call.epoch) === move.epoch &&
+      sameTargets(call.targets, move.targets) &&
+      call.stateOnly === move.stateOnly &&
+      call.untrusted === move.untrusted
+    )
+      return id;
   }
   return undefined;
 }
 
-/** A call id not in flight: `c1`, `c2`, ... */
+/** A call id not in flight (gated or not): `c1`, `c2`, ... */
 function freshCallId(context: SafetyContext): string {
-  for (let n = 1; ; n++) if (!Object.hasOwn(context.calls, `c${n}`)) return `c${n}`;
+  for (let n = 1; ; n++) {
+    const id = `c${n}`;
+    if (!Object.hasOwn(context.calls, id) && !Object.hasOwn(context.shadowCalls, id)) return id;
+  }
 }
 
-/** The in-flight calls by shape (`read@now`, `read@stale`, ...), counted. */
-export function callShapes(context: SafetyContext): Map<string, number> {
+/** The shape of a call in flight: `read@now`, `write[t1,t2]@now`, `write(state-only)@stale`, `read[t2](untrusted)@now`. */
+const shapeOf = (context: SafetyContext, call: InFlightCall) =>
+  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}@${epochOf(context, call.epoch)}`;
+
+/** The in-flight calls (or, with `ungated`, the calls running ungated) by shape, counted. */
+export function callShapes(context: SafetyContext, ungated = false): Map<string, number> {
   const shapes = new Map<string, number>();
-  for (const id in context.calls) {
-    const call = context.calls[id]!;
-    const key = `${call.kind}@${epochOf(context, call.epoch)}`;
+  const calls = ungated ? context.shadowCalls : context.calls;
+  for (const id in calls) {
+    const key = shapeOf(context, calls[id]!);
     shapes.set(key, (shapes.get(key) ?? 0) + 1);
   }
   return shapes;
 }
 
 export interface MoveOptions {
-  /** Most calls of one kind in flight at once that exploration begins. Default 2. */
+  /** Most calls of one kind in flight at once that exploration begins. Default 2 (1 with target binding). */
   maxCallsPerKind?: number;
-  /** Most calls in flight at once that exploration begins. Default 2. */
+  /** Most calls in flight at once (ungated ones included) that exploration begins. Default 2. */
   maxCallsInFlight?: number;
 }
 
 /**
- * Every move worth trying from a context: every event type, every tool kind,
- * an end (ok, failed, and self-verified for writes) for each shape of call in
- * flight, resets and recoveries.
+ * The moves tried under one session config: which calls begin, which are checked or reported
+ * through the compatible API, which targets are established or attested, which results reveal
+ * targets. Each setting adds only the variants its guards can tell apart, which keeps the graph small.
+ */
+interface MoveSet {
+  begins: Array<{ kind: ToolKind } & CallFacts>;
+  checks: Array<{ kind: ToolKind; targets?: readonly string[] }>;
+  successes: Array<{ kind: ToolKind; targets?: readonly string[] }>;
+  established: Array<readonly string[] | undefined>;
+  attests: Array<Extract<Move, { type: 'attest' }>>;
+  /** Targets a successful resolve or write on the world may reveal, besides revealing none. */
+  reveals?: readonly string[];
+  /** Whether recoveries are tracked and checked by hand (and so told apart in configurations). */
+  recoveries: boolean;
+  perKind: number;
+}
+
+const plain = TOOL_KINDS.map((kind) => ({ kind }));
+const STATE_ONLY_WRITE = { kind: 'write' as const, stateOnly: true as const };
+const T1 = ['t1'] as const;
+const T2 = ['t2'] as const;
+const T12 = ['t1', 't2'] as const;
+
+/**
+ * The moves of a session config. The seed's settings try every kind (and a state-only write);
+ * target binding tries targets (`t1`, `t2`, both, none), an untrusted read and revealed targets;
+ * a profile tries state-only writes; shadow mode tries the writes the gate would block.
+ *
+ * @example
+ * moveSetOf({ ...DEFAULT_CONFIG, targets: 'bind' }).begins.length; // 5
+ */
+export function moveSetOf(config: SafetyConfig): MoveSet {
+  const attests: MoveSet['attests'] = [
+    { type: 'attest', evidence: 'target' },
+    { type: 'attest', evidence: 'verification' },
+  ];
+  if (config.targets === 'bind')
+    return {
+      begins: [
+        { kind: 'resolve' },
+        { kind: 'read', targets: T1 },
+        { kind: 'read', targets: T2, untrusted: true },
+        { kind: 'write', targets: T1 },
+        { kind: 'write', targets: T12 },
+      ],
+      checks: [{ kind: 'write', targets: T12 }],
+      successes: [
+        { kind: 'read', targets: T2 },
+        { kind: 'write', targets: T12 },
+      ],
+      established: [undefined, T2],
+      // A verification attested with targets (the recording vocabulary allows it) must validate none.
+      attests: [
+        { type: 'attest', evidence: 'target', targets: T2 },
+        { type: 'attest', evidence: 'verification', targets: T2 },
+      ],
+      reveals: T2,
+      recoveries: false,
+      perKind: 1,
+    };
+  if (config.mode === 'shadow')
+    return {
+      begins: [{ kind: 'resolve' }, { kind: 'read' }, { kind: 'write' }],
+      checks: [{ kind: 'write' }],
+      successes: [],
+      established: [],
+      attests: [],
+      recoveries: false,
+      // Two writes: one in flight and one the gate refused that runs ungated beside it.
+      perKind: 2,
+    };
+  if (config.profile === 'detection' || config.profile === 'investigation')
+    return {
+      begins: [{ kind: 'read' }, { kind: 'write' }, STATE_ONLY_WRITE],
+      checks: [{ kind: 'write' }],
+      successes: [{ kind: 'read' }, { kind: 'write' }],
+      established: [],
+      attests: [],
+      recoveries: false,
+      perKind: 2,
+    };
+  return {
+    begins: config.failedWriteRequiresVerification ? plain : [...plain, STATE_ONLY_WRITE],
+    checks: plain,
+    successes: plain,
+    established: [undefined],
+    attests,
+    recoveries: true,
+    perKind: 2,
+  };
+}
+
+/**
+ * Every move worth trying from a context: checks, begins (of the variants the session config
+ * tells apart), an end (ok, failed, and self-verified or unknown for writes) for each shape of
+ * call in flight or running ungated, compatible-API successes, evidence, resets and recoveries.
  *
  * @example
  * movesFrom(initialContext()).map(moveLabel); // ['check resolve', 'check read', 'check write', ...]
  */
 export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Move[] {
-  const perKind = options.maxCallsPerKind ?? 2;
+  const set = moveSetOf(context.config);
+  const perKind = options.maxCallsPerKind ?? set.perKind;
   const total = options.maxCallsInFlight ?? 2;
   const moves: Move[] = [];
   const inFlight = Object.values(context.calls);
-  for (const kind of TOOL_KINDS) moves.push({ type: 'check', kind });
-  for (const kind of TOOL_KINDS) {
-    if (inFlight.length < total && inFlight.filter((c) => c.kind === kind).length < perKind)
-      moves.push({ type: 'begin', kind });
+  const ungated = Object.values(context.shadowCalls);
+  const running = [...inFlight, ...ungated];
+  for (const check of set.checks) moves.push({ type: 'check', ...check });
+  for (const begin of set.begins) {
+    if (running.length < total && running.filter((c) => c.kind === begin.kind).length < perKind)
+      moves.push({ type: 'begin', ...begin });
   }
-  const seen = new Set<string>();
-  for (const call of inFlight) {
-    const epoch = epochOf(context, call.epoch);
-    const key = `${call.kind}@${epoch}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    moves.push({ type: 'end', kind: call.kind, epoch, ok: true });
-    if (call.kind === 'write') moves.push({ type: 'end', kind: call.kind, epoch, ok: true, verified: true });
-    moves.push({ type: 'end', kind: call.kind, epoch, ok: false });
-    // A timed-out or aborted write: its tool may have acted.
-    if (call.kind === 'write') moves.push({ type: 'end', kind: call.kind, epoch, ok: false, unknown: true });
-  }
-  for (const kind of TOOL_KINDS) moves.push({ type: 'succeed', kind });
-  moves.push(
-    { type: 'finalAnswer' },
-    { type: 'completeVerification' },
-    { type: 'targetEstablished' },
-    { type: 'reset' },
-    { type: 'resetKeepProgress' },
-    { type: 'trackRecovery' },
-    { type: 'checkRecovery' },
-  );
+  const ends = (calls: InFlightCall[], ran: { ungated?: true }) => {
+    const seen = new Set<string>();
+    for (const call of calls) {
+      const epoch = epochOf(context, call.epoch);
+      const key = shapeOf(context, call);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const base = { type: 'end' as const, kind: call.kind, epoch, ...factsOf(call), ...ran };
+      const world = call.kind === 'write' && !call.stateOnly;
+      moves.push({ ...base, ok: true });
+      if (set.reveals && (call.kind === 'resolve' || world)) moves.push({ ...base, ok: true, reveals: set.reveals });
+      if (world && !ran.ungated) moves.push({ ...base, ok: true, verified: true });
+      if (world && set.reveals) moves.push({ ...base, ok: true, verified: true, reveals: set.reveals });
+      moves.push({ ...base, ok: false });
+      // A timed-out or aborted write: its tool may have acted.
+      if (world) moves.push({ ...base, ok: false, unknown: true });
+    }
+  };
+  ends(inFlight, {});
+  ends(ungated, { ungated: true });
+  for (const success of set.successes) moves.push({ type: 'succeed', ...success });
+  moves.push({ type: 'finalAnswer' }, { type: 'completeVerification' });
+  for (const targets of set.established) moves.push({ type: 'targetEstablished', ...(targets && { targets }) });
+  moves.push(...set.attests, { type: 'reset' }, { type: 'resetKeepProgress' });
+  if (set.recoveries) moves.push({ type: 'trackRecovery' }, { type: 'checkRecovery' });
   return moves;
 }
 
@@ -175,24 +343,54 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
 function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefined {
   switch (move.type) {
     case 'check':
-      return { type: 'canExecuteTool', kind: move.kind, tool: TOOL_OF[move.kind] };
+      return {
+        type: 'canExecuteTool',
+        kind: move.kind,
+        tool: TOOL_OF[move.kind],
+        ...(move.targets && { targets: [...move.targets] }),
+      };
     case 'begin':
-      return { type: 'beginToolCall', id: freshCallId(context), kind: move.kind, tool: TOOL_OF[move.kind] };
+      return {
+        type: 'beginToolCall',
+        id: freshCallId(context),
+        kind: move.kind,
+        tool: toolOf(move.kind, move),
+        ...(move.targets && { targets: [...move.targets] }),
+        ...(move.stateOnly && { stateOnly: true }),
+        ...(move.untrusted && { trust: 'untrusted' as const }),
+      };
     case 'end': {
       const id = callIdFor(context, move);
       if (id === undefined) return undefined;
-      return move.verified
-        ? { type: 'endToolCall', id, ok: move.ok, verified: true }
-        : move.unknown
-          ? { type: 'endToolCall', id, ok: move.ok, unknown: true }
-          : { type: 'endToolCall', id, ok: move.ok };
+      return {
+        type: 'endToolCall',
+        id,
+        ok: move.ok,
+        ...(move.verified && { verified: true }),
+        ...(move.unknown && { unknown: true }),
+        ...(move.reveals && { discovered: [...move.reveals] }),
+      };
     }
     case 'succeed':
-      return { type: 'onToolSuccess', kind: move.kind, tool: TOOL_OF[move.kind] };
+      return {
+        type: 'onToolSuccess',
+        kind: move.kind,
+        tool: TOOL_OF[move.kind],
+        ...(move.targets && { targets: [...move.targets] }),
+      };
     case 'finalAnswer':
       return { type: 'canFinalAnswer' };
-    case 'completeVerification':
     case 'targetEstablished':
+      return move.targets ? { type: move.type, targets: [...move.targets], source: 'user' } : { type: move.type };
+    case 'attest':
+      return {
+        type: 'attest',
+        evidence: move.evidence,
+        reasonCode: move.evidence === 'target' ? 'TARGET_NOT_VALIDATED' : 'UNVERIFIED_WRITE',
+        ...(move.targets && { targets: [...move.targets] }),
+        by: ATTESTER,
+      };
+    case 'completeVerification':
     case 'reset':
     case 'resetKeepProgress':
       return { type: move.type };
@@ -221,13 +419,21 @@ export interface MoveResult {
   call: string;
   /** For checks: null when allowed, else the block. */
   blocked?: FSMBlockedError | null;
+  /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
+  wouldBlock?: BlockReasonCode;
 }
 
 /** A call as a failure message shows it: `beginToolCall(c1, write, restart_vm)`, `endToolCall(c1, ok: true)`. */
 function describeCall(call: RecordedCall): string {
   const args = Object.entries(call)
     .filter(([key]) => key !== 'type')
-    .map(([key, value]) => (typeof value === 'boolean' ? `${key}: ${value}` : String(value)));
+    .map(([key, value]) =>
+      typeof value === 'boolean'
+        ? `${key}: ${value}`
+        : Array.isArray(value)
+          ? `${key}: [${value.join(', ')}]`
+          : String(value),
+    );
   return `${call.type}(${args.join(', ')})`;
 }
 
@@ -246,5 +452,10 @@ export function applyMove(session: SafetySession, move: Move): MoveResult {
   if (!call) throw new Error(`no call in flight matches "${moveLabel(move)}"`);
   const outcome = applyCall(session, call);
   const decides = call.type === 'canExecuteTool' || call.type === 'canFinalAnswer' || call.type === 'beginToolCall';
-  return decides ? { call: describeCall(call), blocked: outcome.blocked ?? null } : { call: describeCall(call) };
+  if (!decides) return { call: describeCall(call) };
+  return {
+    call: describeCall(call),
+    blocked: outcome.blocked ?? null,
+    ...(outcome.wouldBlock !== undefined && { wouldBlock: outcome.wouldBlock }),
+  };
 }

@@ -1,6 +1,6 @@
 import type { SafetyConfig } from '../SafetyContext.js';
 import { configText, describeStep } from './describeStep.js';
-import { shortestPathTo, type GraphEdge, type MachineGraph } from './exploreMachine.js';
+import { shortestPathTo, stepsOfEdge, type GraphEdge, type MachineGraph } from './exploreMachine.js';
 import { invariants as allInvariants, type Invariant } from './invariants.js';
 
 /** An invariant that fails on some edge, with a shortest path that shows it. */
@@ -39,10 +39,11 @@ export function checkInvariants(graph: MachineGraph, invariants: readonly Invari
   const found = new Map<string, Violation>();
   let checks = 0;
   for (const edge of graph.edges) {
-    const step = { before: edge.before, event: edge.event, after: edge.after, decision: edge.decision };
+    const steps = stepsOfEdge(edge);
     for (const invariant of invariants) {
       checks++;
-      const message = invariant.check(step);
+      let message: string | null = null;
+      for (const step of steps) if (message === null) message = invariant.check(step);
       if (message === null) continue;
       const known = found.get(invariant.id);
       if (known) {

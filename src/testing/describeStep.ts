@@ -9,9 +9,13 @@ const KIND_OF_DECISION: Record<string, string> = { finalAnswer: 'final answer' }
  * @example
  * outcomeText(edge); // 'write allowed', or undefined for a step that decides nothing
  */
-export function outcomeText(edge: Pick<GraphEdge, 'move' | 'decision' | 'reasonCode'>): string | undefined {
+export function outcomeText(
+  edge: Pick<GraphEdge, 'move' | 'decision' | 'reasonCode'> & { before?: GraphEdge['before'] },
+): string | undefined {
   if (edge.decision === null) return undefined;
   const what = KIND_OF_DECISION[edge.move.type] ?? ('kind' in edge.move ? edge.move.kind.replace('_', ' ') : 'call');
+  if (edge.decision === 'blocked' && edge.before?.context.config.mode === 'shadow')
+    return `${what} allowed (enforcement would refuse it: ${edge.reasonCode})`;
   return edge.decision === 'blocked' ? `${what} refused (${edge.reasonCode})` : `${what} allowed`;
 }
 
@@ -26,7 +30,9 @@ export function describeStep(edge: GraphEdge): string {
   const from = String(edge.before.value);
   const to = String(edge.after.value);
   const parts: string[] = [];
-  if (edge.decision === 'blocked') parts.push(`refused (${edge.reasonCode})`);
+  if (edge.decision === 'blocked' && edge.before.context.config.mode === 'shadow')
+    parts.push(`would be refused (${edge.reasonCode})${edge.ungated ? ', runs ungated' : ''}`);
+  else if (edge.decision === 'blocked') parts.push(`refused (${edge.reasonCode})`);
   else if (edge.decision === 'allowed') parts.push('allowed');
   parts.push(from === to ? `stays ${to}` : `now ${to}`);
   const flags: string[] = [];
@@ -46,7 +52,13 @@ export function describeStep(edge: GraphEdge): string {
  * configText({ recoveryTtlMs: 600_000, failedWriteRequiresVerification: true }); // ' [failed writes need verification]'
  */
 export function configText(config: SafetyConfig): string {
-  return config.failedWriteRequiresVerification ? ' [failed writes need verification]' : '';
+  const settings = [
+    config.failedWriteRequiresVerification && 'failed writes need verification',
+    config.targets === 'bind' && 'targets bound',
+    config.profile !== undefined && config.profile !== 'interactive' && `${config.profile} profile`,
+    config.mode === 'shadow' && 'shadow mode',
+  ].filter(Boolean);
+  return settings.length ? ` [${settings.join(', ')}]` : '';
 }
 
 /**

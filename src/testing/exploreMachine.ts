@@ -1,11 +1,10 @@
-import type { AnyStateMachine } from 'xstate';
-import { getAdjacencyMap } from 'xstate/graph';
+import { createEmptyActor, type AnyStateMachine } from 'xstate';
 import type { SafetyMachine } from '../createSafetyMachine.js';
 import { DEFAULT_CONFIG, RECOVERY_TTL_MS, type SafetyConfig } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
-import { callShapes, moveLabel, movesFrom, moveToEvent, type Move, type MoveOptions } from './Move.js';
-import { decisionOf, type SafetySnapshotLike, type StepDecision } from './Step.js';
+import { callShapes, moveLabel, moveSetOf, movesFrom, moveToEvent, type Move, type MoveOptions } from './Move.js';
+import { decisionOf, stepOf, type SafetySnapshotLike, type Step, type StepDecision } from './Step.js';
 
 /** One reachable configuration: the control-relevant part of a snapshot. */
 export interface Configuration {
@@ -33,6 +32,22 @@ export interface GraphEdge {
   after: SafetySnapshotLike;
   decision: StepDecision;
   reasonCode?: BlockReasonCode;
+  /**
+   * Shadow mode: the gate blocked the call and it ran anyway. The session then sends
+   * `RUN_UNGATED`: `mid` is the snapshot after the block, `after` the one after that event.
+   */
+  ungated?: { mid: SafetySnapshotLike; event: SafetyEvent };
+}
+
+/**
+ * The machine steps of an edge: one, or two for a call that ran ungated (the block, then `RUN_UNGATED`).
+ *
+ * @example
+ * for (const step of stepsOfEdge(edge)) invariantById('I1')!.check(step);
+ */
+export function stepsOfEdge(edge: Pick<GraphEdge, 'before' | 'event' | 'after' | 'ungated'>): Step[] {
+  if (!edge.ungated) return [stepOf(edge.before, edge.event, edge.after)];
+  return [stepOf(edge.before, edge.event, edge.ungated.mid), stepOf(edge.ungated.mid, edge.ungated.event, edge.after)];
 }
 
 export interface MachineGraph {
@@ -63,10 +78,18 @@ export interface ExploreOptions extends MoveOptions {
   onStep?: (before: SafetySnapshotLike, event: SafetyEvent, after: SafetySnapshotLike) => void;
 }
 
-/** The session configs explored by default. */
+/**
+ * The session configs explored by default: the seed's settings; failed writes needing
+ * verification (that guard's both outcomes); target binding; the detection and investigation
+ * profiles; shadow mode. Each explores only the move variants its settings tell apart.
+ */
 export const EXPLORED_CONFIGS: readonly SafetyConfig[] = [
   DEFAULT_CONFIG,
   { ...DEFAULT_CONFIG, failedWriteRequiresVerification: true },
+  { ...DEFAULT_CONFIG, targets: 'bind' },
+  { ...DEFAULT_CONFIG, profile: 'detection' },
+  { ...DEFAULT_CONFIG, profile: 'investigation' },
+  { ...DEFAULT_CONFIG, mode: 'shadow' },
 ];
 
 /**
@@ -89,12 +112,22 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
     parts.push(
       `blocks=${c.consecutiveVerifyBlocks >= counterCap ? `${counterCap}+` : String(c.consecutiveVerifyBlocks)}`,
     );
-  if (c.pendingRecoveries.length > 0) parts.push('recovering');
-  const shapes = [...callShapes(c)]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([shape, n]) => (n > 1 ? `${n}×${shape}` : shape));
-  if (shapes.length) parts.push(`calls=${shapes.join(',')}`);
+  // Only where recoveries are tracked and checked by hand does exploration tell pending ones apart.
+  if (c.pendingRecoveries.length > 0 && moveSetOf(c.config).recoveries) parts.push('recovering');
+  if (c.validatedTargets.length > 0) parts.push(`validated=${[...c.validatedTargets].sort().join(',')}`);
+  if (c.uncoveredTargets.length > 0) parts.push(`uncovered=${[...c.uncoveredTargets].sort().join(',')}`);
+  const shapes = (ungated: boolean) =>
+    [...callShapes(c, ungated)]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([shape, n]) => (n > 1 ? `${n}×${shape}` : shape));
+  const calls = shapes(false);
+  if (calls.length) parts.push(`calls=${calls.join(',')}`);
+  const ungated = shapes(true);
+  if (ungated.length) parts.push(`ungated=${ungated.join(',')}`);
   if (c.config.failedWriteRequiresVerification) parts.push('[failed writes verified]');
+  if (c.config.targets === 'bind') parts.push('[targets bound]');
+  if (c.config.profile !== undefined && c.config.profile !== 'interactive') parts.push(`[${c.config.profile}]`);
+  if (c.config.mode === 'shadow') parts.push('[shadow]');
   // Keeps configurations of sessions with other settings apart when several are explored.
   if (c.config.recoveryTtlMs !== RECOVERY_TTL_MS) parts.push(`[recovery ttl ${c.config.recoveryTtlMs} ms]`);
   return parts.join(' ');
@@ -102,9 +135,12 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
 
 /**
  * Explores every configuration the machine can reach under the move
- * generators, with XState's `getAdjacencyMap`, for each session config.
- * The graph is complete (no depth limit); it is finite because snapshots are
- * serialised to their control-relevant part.
+ * generators, breadth-first from the initial snapshot of every session config
+ * at once (so the first violation found is one of the closest to a start,
+ * whichever config shows it). The graph is complete (no depth limit); it is
+ * finite because snapshots are serialised to their control-relevant part.
+ * In shadow mode, a call the gate blocks is followed by `RUN_UNGATED`, as the
+ * session sends it: one edge, two machine steps.
  *
  * @example
  * const graph = exploreMachine(safetyMachine);
@@ -113,102 +149,82 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
 export function exploreMachine(machine: SafetyMachine, options: ExploreOptions = {}): MachineGraph {
   const started = performance.now();
   const counterCap = options.counterCap ?? 1;
-  const keys = new WeakMap<SafetySnapshotLike, string>();
-  const serialize = (s: SafetySnapshotLike) => {
-    let key = keys.get(s);
-    if (key === undefined) keys.set(s, (key = serializeConfiguration(s, counterCap)));
-    return key;
-  };
-  const moveOf = new WeakMap<object, Move>();
+  const logic = machine as AnyStateMachine;
+  // The scope XState's graph tools use: transitions are pure, no actor runs.
+  const self = createEmptyActor();
+  const scope = {
+    self,
+    logger: () => {},
+    id: '',
+    sessionId: 'explore',
+    defer: () => {},
+    system: self.system,
+    stopChild: () => {},
+    emit: () => {},
+    actionExecutor: () => {},
+  } as never;
+  const next = (s: SafetySnapshotLike, e: SafetyEvent) =>
+    logic.transition(s as never, e, scope) as unknown as SafetySnapshotLike;
   const configurations = new Map<string, Configuration>();
   const edges: GraphEdge[] = [];
   const outgoing = new Map<string, number[]>();
   const initial: string[] = [];
-  const adjacencies: Array<{ config: SafetyConfig; adj: ReturnType<typeof explore> }> = [];
-
-  function explore(config: SafetyConfig) {
-    return getAdjacencyMap(machine as AnyStateMachine, {
-      input: { config },
-      serializeState: (s, event, prev) => {
-        if (options.onStep && event && prev)
-          options.onStep(prev as SafetySnapshotLike, event as SafetyEvent, s as SafetySnapshotLike);
-        return serialize(s as SafetySnapshotLike);
-      },
-      serializeEvent: (e) => moveLabel(moveOf.get(e)!),
-      events: (s) => {
-        const context = (s as SafetySnapshotLike).context;
-        const events: SafetyEvent[] = [];
-        for (const move of movesFrom(context, options)) {
-          // The graph is about control, not time: every event reads the same clock.
-          const event = moveToEvent(move, context, 0);
-          if (!event) continue;
-          moveOf.set(event, move);
-          events.push(event);
-        }
-        return events as never;
-      },
-    });
-  }
-
-  for (const config of options.configs ?? EXPLORED_CONFIGS) adjacencies.push({ config, adj: explore(config) });
-
-  // Merge the per-config maps into one graph and lay it out breadth-first from the initial configurations.
-  const bySource = new Map<string, { snapshot: SafetySnapshotLike; config: SafetyConfig; transitions: object }>();
-  for (const { config, adj } of adjacencies) {
-    let first = true;
-    for (const [key, value] of Object.entries(adj)) {
-      // getAdjacencyMap inserts the start snapshot first (keys are never integer-like, so order holds).
-      if (first) initial.push(key);
-      first = false;
-      bySource.set(key, { snapshot: value.state as SafetySnapshotLike, config, transitions: value.transitions });
-    }
-  }
   const queue: string[] = [];
-  for (const key of initial) {
-    const source = bySource.get(key)!;
+  const add = (snapshot: SafetySnapshotLike, config: SafetyConfig, depth: number, parent?: number) => {
+    const key = serializeConfiguration(snapshot, counterCap);
+    if (configurations.has(key)) return key;
     configurations.set(key, {
       key,
-      state: source.snapshot.value as SessionState,
-      snapshot: source.snapshot,
-      config: source.config,
-      depth: 0,
+      state: snapshot.value as SessionState,
+      snapshot,
+      config,
+      depth,
+      ...(parent !== undefined && { parent }),
     });
     queue.push(key);
-  }
+    return key;
+  };
+  for (const config of options.configs ?? EXPLORED_CONFIGS)
+    initial.push(add(logic.getInitialSnapshot(scope, { config }) as unknown as SafetySnapshotLike, config, 0));
   for (let i = 0; i < queue.length; i++) {
     const from = queue[i]!;
-    const source = bySource.get(from)!;
+    const source = configurations.get(from)!;
+    const before = source.snapshot;
+    const context = before.context;
     const list: number[] = [];
-    for (const t of Object.values(source.transitions) as Array<{ event: SafetyEvent; state: SafetySnapshotLike }>) {
-      const to = serialize(t.state);
-      const decision = decisionOf(source.snapshot, t.event, t.state);
+    for (const move of movesFrom(context, options)) {
+      // The graph is about control, not time: every event reads the same clock.
+      const event = moveToEvent(move, context, 0);
+      if (!event) continue;
+      let after = next(before, event);
+      const decision = decisionOf(before, event, after);
+      let ungated: GraphEdge['ungated'];
+      if (decision === 'blocked' && event.type === 'BEGIN_CALL' && context.config.mode === 'shadow') {
+        const run: SafetyEvent = { ...event, type: 'RUN_UNGATED' };
+        options.onStep?.(before, event, after);
+        ungated = { mid: after, event: run };
+        after = next(after, run);
+        options.onStep?.(ungated.mid, run, after);
+      } else options.onStep?.(before, event, after);
       const edge: GraphEdge = {
         index: edges.length,
         from,
-        to,
-        move: moveOf.get(t.event)!,
-        label: moveLabel(moveOf.get(t.event)!),
-        event: t.event,
-        before: source.snapshot,
-        after: t.state,
+        to: '',
+        move,
+        label: moveLabel(move),
+        event,
+        before,
+        after,
         decision,
         ...(decision === 'blocked' &&
-          t.state.context.lastBlock && { reasonCode: t.state.context.lastBlock.reasonCode }),
+          (ungated?.mid ?? after).context.lastBlock && {
+            reasonCode: (ungated?.mid ?? after).context.lastBlock!.reasonCode,
+          }),
+        ...(ungated && { ungated }),
       };
       edges.push(edge);
       list.push(edge.index);
-      if (!configurations.has(to)) {
-        const target = bySource.get(to)!;
-        configurations.set(to, {
-          key: to,
-          state: target.snapshot.value as SessionState,
-          snapshot: target.snapshot,
-          config: target.config,
-          depth: configurations.get(from)!.depth + 1,
-          parent: edge.index,
-        });
-        queue.push(to);
-      }
+      edge.to = add(after, source.config, source.depth + 1, edge.index);
     }
     outgoing.set(from, list);
   }

@@ -23,7 +23,7 @@ const escapeXml = (s: string) =>
 export function expectText(step: PlanStep): string {
   const e = step.expect;
   const parts: string[] = [e.state];
-  if (e.decision === 'allowed') parts.push('allowed');
+  if (e.decision === 'allowed') parts.push(e.wouldBlock ? `allowed, would refuse ${e.wouldBlock}` : 'allowed');
   if (e.decision === 'blocked') parts.push(`refused ${e.reasonCode}`);
   if (e.wroteThisEpisode) parts.push('wrote');
   if (e.readAfterWrite) parts.push('readAfterWrite');

@@ -8,7 +8,13 @@ export { invariants, invariantById } from './invariants.js';
 export type { Invariant } from './invariants.js';
 export { decisionOf, stepOf } from './Step.js';
 export type { Step, StepDecision, SafetySnapshotLike } from './Step.js';
-export { exploreMachine, serializeConfiguration, shortestPathTo, EXPLORED_CONFIGS } from './exploreMachine.js';
+export {
+  exploreMachine,
+  serializeConfiguration,
+  shortestPathTo,
+  stepsOfEdge,
+  EXPLORED_CONFIGS,
+} from './exploreMachine.js';
 export type { MachineGraph, GraphEdge, Configuration, ExploreOptions } from './exploreMachine.js';
 export { checkInvariants, formatViolation } from './checkInvariants.js';
 export type { CheckResult, Violation } from './checkInvariants.js';

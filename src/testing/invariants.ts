@@ -8,7 +8,7 @@ import type { Step } from './Step.js';
  * `check` CLI and the visual editor, so keep this module free of `node:`.
  */
 export interface Invariant {
-  /** `I1`, `I2`, ... (I1–I8 are the list of docs/behaviour.md; the rest are stated here). */
+  /** `I1`, `I2`, ... (I1–I8 are the list of docs/behaviour.md; the rest are stated here and in docs/testing.md). */
   id: string;
   name: string;
   sentence: string;
@@ -22,8 +22,13 @@ interface StepSubject {
   tool: string;
   /** The write epoch the call began in (now, for a check or a compatible-API success). */
   epoch: number;
-  /** The event ends a call begun through the call-lifecycle API. */
+  /** The event ends a call begun through the call-lifecycle API (or run ungated). */
   ended: boolean;
+  targets?: readonly string[];
+  stateOnly?: true;
+  untrusted?: true;
+  /** Shadow mode: the call ran ungated; its outcome is applied as the compatible API applies one. */
+  ungated?: true;
 }
 
 function subject({ before, event }: Step): StepSubject | undefined {
@@ -31,15 +36,45 @@ function subject({ before, event }: Step): StepSubject | undefined {
   switch (event.type) {
     case 'CHECK_TOOL':
     case 'BEGIN_CALL':
-      return { kind: event.kind, tool: event.tool, epoch: ctx.writeEpoch, ended: false };
+      return {
+        kind: event.kind,
+        tool: event.tool,
+        epoch: ctx.writeEpoch,
+        ended: false,
+        ...(event.targets && { targets: event.targets }),
+        ...(event.type === 'BEGIN_CALL' && event.stateOnly && { stateOnly: true as const }),
+        ...(event.type === 'BEGIN_CALL' && event.untrusted && { untrusted: true as const }),
+      };
     case 'TOOL_FAILED':
     case 'TOOL_SUCCEEDED': {
       if (event.id !== undefined) {
-        const call = Object.hasOwn(ctx.calls, event.id) ? ctx.calls[event.id] : undefined;
-        return call && { kind: call.kind, tool: call.tool, epoch: call.epoch, ended: true };
+        const gated = Object.hasOwn(ctx.calls, event.id);
+        const call = gated
+          ? ctx.calls[event.id]
+          : Object.hasOwn(ctx.shadowCalls, event.id)
+            ? ctx.shadowCalls[event.id]
+            : undefined;
+        return (
+          call && {
+            kind: call.kind,
+            tool: call.tool,
+            epoch: call.epoch,
+            ended: true,
+            ...(call.targets && { targets: call.targets }),
+            ...(call.stateOnly && { stateOnly: true as const }),
+            ...(call.untrusted && { untrusted: true as const }),
+            ...(!gated && { ungated: true as const }),
+          }
+        );
       }
       if (event.type === 'TOOL_SUCCEEDED' && event.kind !== undefined) {
-        return { kind: event.kind, tool: event.tool ?? '', epoch: ctx.writeEpoch, ended: false };
+        return {
+          kind: event.kind,
+          tool: event.tool ?? '',
+          epoch: ctx.writeEpoch,
+          ended: false,
+          ...(event.targets && { targets: event.targets }),
+        };
       }
       return undefined;
     }
@@ -52,17 +87,31 @@ const stateOf = (s: { value: unknown }) => s.value as SessionState;
 const isDiscovery = (kind: ToolKind | undefined) => kind === 'resolve' || kind === 'read';
 const isWriteAttempt = (step: Step) =>
   (step.event.type === 'CHECK_TOOL' || step.event.type === 'BEGIN_CALL') && step.event.kind === 'write';
+/** A state-only write begun (a check has no such flag: it is judged as a write on the world). */
+const isStateOnlyAttempt = (step: Step) =>
+  step.event.type === 'BEGIN_CALL' && step.event.kind === 'write' && step.event.stateOnly === true;
 const success = (step: Step) => (step.event.type === 'TOOL_SUCCEEDED' ? subject(step) : undefined);
+/** A success that acts on the world: a state-only write's success and an ungated failure are not ones. */
+const worldSuccess = (step: Step) => {
+  const s = success(step);
+  return s && !(s.kind === 'write' && s.stateOnly) ? s : undefined;
+};
 const reasonOf = (step: Step): BlockReasonCode | undefined =>
   step.decision === 'blocked' ? step.after.context.lastBlock?.reasonCode : undefined;
-const writeInFlight = (ctx: SafetyContext) => Object.values(ctx.calls).some((c) => c.kind === 'write');
+const isWorldWrite = (c: { kind: ToolKind; stateOnly?: true }) => c.kind === 'write' && c.stateOnly !== true;
+const writeInFlight = (ctx: SafetyContext) => Object.values(ctx.calls).some(isWorldWrite);
 const callCount = (ctx: SafetyContext) => Object.keys(ctx.calls).length;
+const binds = (ctx: SafetyContext) => ctx.config.targets === 'bind';
 const recoveriesOf = (ctx: SafetyContext, tool: string, at?: number) =>
   ctx.pendingRecoveries.filter(
     (r) => r.tool === tool && (at === undefined || at - r.createdAt <= ctx.config.recoveryTtlMs),
   );
 const attemptsOf = (ctx: SafetyContext, tool: string, at?: number) =>
   recoveriesOf(ctx, tool, at).reduce((sum, r) => sum + r.attempts, 0);
+const list = (targets: readonly string[]) => `[${targets.join(', ')}]`;
+const without = (targets: readonly string[], gone: readonly string[]) => targets.filter((t) => !gone.includes(t));
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((t) => b.includes(t)) && b.every((t) => a.includes(t));
 
 /** The flags docs/behaviour.md names; `user_input` and checks must leave them alone. */
 const FLAG_KEYS = [
@@ -97,9 +146,64 @@ function expectBlock(step: Step, what: string, code: BlockReasonCode): string | 
   return null;
 }
 
+/** The targets of a write attempt no evidence has validated yet (binding only; a state-only write names the agent's own records). */
+function unvalidatedOf(step: Step): readonly string[] {
+  const ctx = step.before.context;
+  if (!binds(ctx) || !isWriteAttempt(step) || isStateOnlyAttempt(step)) return [];
+  return (subject(step)?.targets ?? []).filter((t) => !ctx.validatedTargets.includes(t));
+}
+
 /**
- * The safety rules of docs/behaviour.md (I1–I8) and the transition rules it writes
- * out (I9–I17), each a predicate over one step.
+ * The targets a step counts as evidence for, under binding: those a successful resolve or read
+ * carried and those a resolve, read or write revealed, unless the tool is untrusted; those the user
+ * or a person named. A state-only write's or user input's success is evidence of nothing.
+ */
+function evidenceOf(step: Step): readonly string[] {
+  const { event } = step;
+  if (event.type === 'TARGET_ESTABLISHED') return event.targets ?? [];
+  if (event.type === 'ATTEST') return event.evidence === 'target' ? (event.targets ?? []) : [];
+  const s = success(step);
+  if (!s || s.untrusted || s.kind === 'user_input' || (s.kind === 'write' && s.stateOnly)) return [];
+  const own = isDiscovery(s.kind) ? (s.targets ?? []) : [];
+  return event.type === 'TOOL_SUCCEEDED' && event.discovered ? [...own, ...event.discovered] : own;
+}
+
+/** A resolve or read that began after the last write landed (the causal test) and succeeded. */
+function causalRead(step: Step): StepSubject | undefined {
+  const s = success(step);
+  return s && isDiscovery(s.kind) && s.epoch === step.before.context.writeEpoch ? s : undefined;
+}
+
+/**
+ * The block the rules require for a decision, whatever the mode (shadow mode decides as enforce
+ * mode does): I1 (and the profiles) in RESOLVING, I2 in WRITING and VERIFYING, I3 for the final
+ * answer, target binding in READING; the investigation profile refuses a state-only write first.
+ */
+function requiredBlock(step: Step): BlockReasonCode | null {
+  const { event } = step;
+  const state = stateOf(step.before);
+  const ctx = step.before.context;
+  if (event.type === 'CHECK_FINAL_ANSWER')
+    return state === 'WRITING' || (state === 'VERIFYING' && !ctx.readAfterWrite) ? 'FINAL_ANSWER_UNVERIFIED' : null;
+  if (!isWriteAttempt(step)) return null;
+  const stateOnly = isStateOnlyAttempt(step);
+  if (stateOnly && ctx.config.profile === 'investigation') return 'POLICY_DENIED';
+  switch (state) {
+    case 'RESOLVING':
+      return stateOnly && ctx.config.profile === 'detection' ? null : 'NO_VALIDATED_TARGET';
+    case 'WRITING':
+      return 'WRITE_IN_FLIGHT';
+    case 'VERIFYING':
+      return 'UNVERIFIED_WRITE';
+    case 'READING':
+      return unvalidatedOf(step).length > 0 ? 'TARGET_NOT_VALIDATED' : null;
+  }
+}
+
+/**
+ * The safety rules of docs/behaviour.md (I1–I8), the transition rules it writes
+ * out (I9–I17), and the rules of target binding, human evidence, state-only
+ * writes, execution profiles and shadow mode (I18–I24), each a predicate over one step.
  *
  * @example
  * import { invariants, stepOf } from 'assistant-safety/testing';
@@ -109,9 +213,10 @@ export const invariants: readonly Invariant[] = [
   {
     id: 'I1',
     name: 'No write without a validated target',
-    sentence: 'A write attempted in RESOLVING is blocked (NO_VALIDATED_TARGET) and the state does not change.',
+    sentence:
+      'A write attempted in RESOLVING is blocked (NO_VALIDATED_TARGET) and the state does not change; only a state-only write under the detection profile may begin there (and the investigation profile refuses one first, I23).',
     check: (step) =>
-      isWriteAttempt(step) && stateOf(step.before) === 'RESOLVING'
+      isWriteAttempt(step) && stateOf(step.before) === 'RESOLVING' && requiredBlock(step) === 'NO_VALIDATED_TARGET'
         ? expectBlock(step, 'a write attempted in RESOLVING', 'NO_VALIDATED_TARGET')
         : null,
   },
@@ -119,15 +224,18 @@ export const invariants: readonly Invariant[] = [
     id: 'I2',
     name: 'No second write before the first is verified',
     sentence:
-      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE) and one attempted in WRITING is blocked (WRITE_IN_FLIGHT); VERIFYING is left only by completeVerification after evidence, by resetKeepProgress, or by reset.',
+      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE) and one attempted in WRITING is blocked (WRITE_IN_FLIGHT), state-only writes too; VERIFYING is left only by completeVerification after evidence, by a verification a person attested, by resetKeepProgress, or by reset.',
     check: (step) => {
       const state = stateOf(step.before);
-      if (isWriteAttempt(step) && state === 'VERIFYING')
+      const required = requiredBlock(step);
+      if (isWriteAttempt(step) && state === 'VERIFYING' && required === 'UNVERIFIED_WRITE')
         return expectBlock(step, 'a write attempted in VERIFYING', 'UNVERIFIED_WRITE');
-      if (isWriteAttempt(step) && state === 'WRITING')
+      if (isWriteAttempt(step) && state === 'WRITING' && required === 'WRITE_IN_FLIGHT')
         return expectBlock(step, 'a write attempted in WRITING', 'WRITE_IN_FLIGHT');
       if (state === 'VERIFYING' && stateOf(step.after) !== 'VERIFYING' && step.event.type !== 'RESET') {
-        const verified = step.event.type === 'COMPLETE_VERIFICATION' && step.before.context.readAfterWrite;
+        const verified =
+          (step.event.type === 'COMPLETE_VERIFICATION' && step.before.context.readAfterWrite) ||
+          (step.event.type === 'ATTEST' && step.event.evidence === 'verification');
         if (!verified && step.event.type !== 'RESET_KEEP_PROGRESS')
           return `VERIFYING was left for ${stateOf(step.after)} by ${step.event.type} without verification`;
       }
@@ -152,11 +260,12 @@ export const invariants: readonly Invariant[] = [
     id: 'I4',
     name: 'Repeated attempts do not wear the gate down',
     sentence:
-      'Every blocked write in VERIFYING adds exactly one to consecutiveVerifyBlocks, and no count, however high, waives verification.',
+      'Every write refused in VERIFYING for want of verification adds exactly one to consecutiveVerifyBlocks, and no count, however high, waives verification.',
     check: (step) => {
       if (!isWriteAttempt(step) || stateOf(step.before) !== 'VERIFYING') return null;
       const before = step.before.context.consecutiveVerifyBlocks;
       if (step.decision !== 'blocked') return `a write in VERIFYING was allowed after ${before} blocked attempts`;
+      if (reasonOf(step) !== 'UNVERIFIED_WRITE') return null;
       const after = step.after.context.consecutiveVerifyBlocks;
       return after === before + 1 ? null : `a blocked write moved consecutiveVerifyBlocks ${before} → ${after}, not +1`;
     },
@@ -164,7 +273,7 @@ export const invariants: readonly Invariant[] = [
   {
     id: 'I5',
     name: 'Reads are never blocked',
-    sentence: 'No state blocks resolve, read or user_input, whether checked or begun.',
+    sentence: 'No state, setting or profile blocks resolve, read or user_input, whether checked or begun.',
     check: (step) => {
       if (step.event.type !== 'CHECK_TOOL' && step.event.type !== 'BEGIN_CALL') return null;
       if (step.event.kind === 'write' || step.decision !== 'blocked') return null;
@@ -187,19 +296,24 @@ export const invariants: readonly Invariant[] = [
     id: 'I7',
     name: 'Causal verification',
     sentence:
-      'readAfterWrite becomes true only from a resolve or read that began after the write succeeded (or a self-verified write); one that ran beside the write never satisfies verification, and one that began after it in VERIFYING always does.',
+      'readAfterWrite becomes true only from a resolve or read that began after the write succeeded (or a self-verified write); one that ran beside the write never satisfies verification, and one that began after it in VERIFYING always does when the write named no targets to cover (I20).',
     check: (step) => {
       const s = success(step);
       const selfVerified =
         s?.kind === 'write' && step.event.type === 'TOOL_SUCCEEDED' && step.event.verified === true && s.ended;
-      const causal = s !== undefined && isDiscovery(s.kind) && s.epoch === step.before.context.writeEpoch;
+      const causal = causalRead(step);
       if (!step.before.context.readAfterWrite && step.after.context.readAfterWrite && !selfVerified && !causal) {
         return s && isDiscovery(s.kind)
           ? `a ${s.kind} that began before the write succeeded set readAfterWrite`
           : `${step.event.type} set readAfterWrite without evidence`;
       }
-      if (causal && stateOf(step.before) === 'VERIFYING' && !step.after.context.readAfterWrite)
-        return `a ${s!.kind} that began after the write succeeded did not set readAfterWrite`;
+      if (
+        causal &&
+        stateOf(step.before) === 'VERIFYING' &&
+        step.before.context.uncoveredTargets.length === 0 &&
+        !step.after.context.readAfterWrite
+      )
+        return `a ${causal.kind} that began after the write succeeded did not set readAfterWrite`;
       return null;
     },
   },
@@ -207,7 +321,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I8',
     name: 'Resets do exactly what is written',
     sentence:
-      'reset() goes to RESOLVING and clears every flag, time, call in flight and pending recovery; resetKeepProgress() sends VERIFYING to READING, keeps other states, and clears wroteThisEpisode, readAfterWrite and the counter only.',
+      'reset() goes to RESOLVING and clears every flag, time, call in flight or running ungated, validated target and pending recovery; resetKeepProgress() sends VERIFYING to READING, keeps other states, and clears wroteThisEpisode, readAfterWrite, the counter and the targets left to cover only.',
     check: (step) => {
       const a = step.after.context;
       if (step.event.type === 'RESET') {
@@ -221,6 +335,9 @@ export const invariants: readonly Invariant[] = [
           a.lastReadTool !== null && 'lastReadTool',
           a.lastReadAt !== null && 'lastReadAt',
           callCount(a) !== 0 && 'calls in flight',
+          Object.keys(a.shadowCalls).length !== 0 && 'calls running ungated',
+          a.validatedTargets.length !== 0 && 'validated targets',
+          a.uncoveredTargets.length !== 0 && 'targets to cover',
           a.pendingRecoveries.length !== 0 && 'pending recoveries',
         ].filter(Boolean);
         return left.length ? `reset() left ${left.join(', ')} set` : null;
@@ -230,9 +347,16 @@ export const invariants: readonly Invariant[] = [
         const to = stateOf(step.after);
         const expected = from === 'VERIFYING' ? 'READING' : from;
         if (to !== expected) return `resetKeepProgress() went ${from} → ${to}, not ${expected}`;
-        if (a.wroteThisEpisode || a.readAfterWrite || a.consecutiveVerifyBlocks !== 0)
-          return `resetKeepProgress() left ${describeChange(step, ['wroteThisEpisode', 'readAfterWrite', 'consecutiveVerifyBlocks'])}`;
-        const kept = changedFlags(step, ['lastWriteTool', 'lastWriteAt', 'lastReadTool', 'lastReadAt', 'writeEpoch']);
+        if (a.wroteThisEpisode || a.readAfterWrite || a.consecutiveVerifyBlocks !== 0 || a.uncoveredTargets.length)
+          return `resetKeepProgress() left ${describeChange(step, ['wroteThisEpisode', 'readAfterWrite', 'consecutiveVerifyBlocks', 'uncoveredTargets'])}`;
+        const kept = changedFlags(step, [
+          'lastWriteTool',
+          'lastWriteAt',
+          'lastReadTool',
+          'lastReadAt',
+          'writeEpoch',
+          'validatedTargets',
+        ]);
         if (kept.length) return `resetKeepProgress() changed ${describeChange(step, kept)}`;
         if (callCount(a) !== callCount(step.before.context)) return 'resetKeepProgress() dropped a call in flight';
       }
@@ -243,12 +367,13 @@ export const invariants: readonly Invariant[] = [
     id: 'I9',
     name: 'Discovery establishes the target',
     sentence:
-      'A successful resolve or read in RESOLVING goes to READING and records lastReadTool; elsewhere it moves no state and records lastReadTool.',
+      'A successful resolve or read in RESOLVING goes to READING and records lastReadTool, unless binding is on and its tool is untrusted (then it stays in RESOLVING); elsewhere it moves no state and records lastReadTool.',
     check: (step) => {
       const s = success(step);
       if (!s || !isDiscovery(s.kind)) return null;
       const from = stateOf(step.before);
-      const expected = from === 'RESOLVING' ? 'READING' : from;
+      const establishes = !(binds(step.before.context) && s.untrusted);
+      const expected = from === 'RESOLVING' && establishes ? 'READING' : from;
       if (stateOf(step.after) !== expected) return `a successful ${s.kind} went ${moved(step)}, not to ${expected}`;
       if (step.after.context.lastReadTool !== s.tool)
         return `a successful ${s.kind} of ${s.tool} left lastReadTool ${JSON.stringify(step.after.context.lastReadTool)}`;
@@ -259,15 +384,15 @@ export const invariants: readonly Invariant[] = [
     id: 'I10',
     name: 'A landed write must be verified',
     sentence:
-      'A successful write, from any state, goes to VERIFYING (or stays in WRITING when it lands beside another write still in flight, reported through the compatible API), sets wroteThisEpisode, records lastWriteTool, advances the write epoch by one, ends its own call and no other, and sets readAfterWrite exactly when its own result is verified.',
+      'A successful write on the world (not state-only), from any state, goes to VERIFYING (or stays in WRITING when it lands beside another write still in flight, reported through the compatible API or run ungated), sets wroteThisEpisode, records lastWriteTool, advances the write epoch by one, ends its own call and no other, and sets readAfterWrite exactly when its own result is verified.',
     check: (step) => {
-      const s = success(step);
+      const s = worldSuccess(step);
       if (s?.kind !== 'write') return null;
       const a = step.after.context;
       const b = step.before.context;
       const verified = step.event.type === 'TOOL_SUCCEEDED' && step.event.verified === true && s.ended;
       const ownId = step.event.type === 'TOOL_SUCCEEDED' ? step.event.id : undefined;
-      const beside = Object.entries(b.calls).some(([id, c]) => c.kind === 'write' && id !== ownId);
+      const beside = Object.entries(b.calls).some(([id, c]) => isWorldWrite(c) && id !== ownId);
       const expected = beside ? 'WRITING' : 'VERIFYING';
       if (stateOf(step.after) !== expected) return `a landed write went ${moved(step)}, not to ${expected}`;
       if (!a.wroteThisEpisode) return 'a landed write left wroteThisEpisode false';
@@ -289,7 +414,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I11',
     name: 'One write in flight, and only through the call lifecycle',
     sentence:
-      'The state is WRITING exactly when a write is in flight; an allowed write begun in READING goes to WRITING; a failed write goes back to READING changing no flag, or, when its outcome is unknown (timed out, aborted) or failed writes need verification, to VERIFYING recorded like a landed write (wroteThisEpisode, lastWriteTool, next write epoch, no evidence yet), or, when another write landed while it was in flight, to VERIFYING changing no flag.',
+      'The state is WRITING exactly when a write on the world is in flight (a state-only write never makes it WRITING); an allowed write begun in READING goes to WRITING; a failed write goes back to READING changing no flag, or, when its outcome is unknown (timed out, aborted) or failed writes need verification, to VERIFYING recorded like a landed write (wroteThisEpisode, lastWriteTool, next write epoch, no evidence yet), or, when another write landed while it was in flight, to VERIFYING changing no flag.',
     check: (step) => {
       const a = step.after.context;
       if ((stateOf(step.after) === 'WRITING') !== writeInFlight(a))
@@ -297,11 +422,17 @@ export const invariants: readonly Invariant[] = [
           ? 'the state is WRITING with no write in flight'
           : `a write is in flight in ${stateOf(step.after)}`;
       const s = subject(step);
-      if (step.event.type === 'BEGIN_CALL' && s?.kind === 'write' && stateOf(step.before) === 'READING') {
+      if (
+        step.event.type === 'BEGIN_CALL' &&
+        s?.kind === 'write' &&
+        stateOf(step.before) === 'READING' &&
+        requiredBlock(step) === null
+      ) {
         if (step.decision !== 'allowed') return `a write begun in READING was blocked (${reasonOf(step)})`;
-        if (stateOf(step.after) !== 'WRITING') return `an allowed write went ${moved(step)}, not to WRITING`;
+        const expected = s.stateOnly ? 'READING' : 'WRITING';
+        if (stateOf(step.after) !== expected) return `an allowed write went ${moved(step)}, not to ${expected}`;
       }
-      if (step.event.type === 'TOOL_FAILED' && s?.kind === 'write') {
+      if (step.event.type === 'TOOL_FAILED' && s && isWorldWrite(s) && !s.ungated) {
         const partial = step.before.context.config.failedWriteRequiresVerification || step.event.unknown === true;
         const landedMeanwhile = s.epoch < step.before.context.writeEpoch;
         const expected = partial || landedMeanwhile ? 'VERIFYING' : 'READING';
@@ -349,7 +480,8 @@ export const invariants: readonly Invariant[] = [
   {
     id: 'I13',
     name: 'An established target is only ever established',
-    sentence: 'targetEstablished() sends RESOLVING to READING, leaves every other state alone, and touches no flag.',
+    sentence:
+      'targetEstablished() sends RESOLVING to READING, leaves every other state alone, and touches no flag (the targets it names are validated, I19).',
     check: (step) => {
       if (step.event.type !== 'TARGET_ESTABLISHED') return null;
       const from = stateOf(step.before);
@@ -363,25 +495,12 @@ export const invariants: readonly Invariant[] = [
     id: 'I14',
     name: 'Blocks only where a rule says so',
     sentence:
-      'A decision is blocked exactly when I1–I3 require it, with their reason code; a blocked decision moves no state, and checks (canExecuteTool, canFinalAnswer) move no state at all.',
+      'A decision is blocked exactly when I1–I3, I18 or I23 require it, with their reason code, in shadow mode as in enforce mode; a blocked decision moves no state, and checks (canExecuteTool, canFinalAnswer) move no state at all.',
     check: (step) => {
       const { event } = step;
       if (step.decision === null) return null;
       const state = stateOf(step.before);
-      let required: BlockReasonCode | null = null;
-      if (event.type === 'CHECK_FINAL_ANSWER') {
-        if (state === 'WRITING' || (state === 'VERIFYING' && !step.before.context.readAfterWrite))
-          required = 'FINAL_ANSWER_UNVERIFIED';
-      } else if (isWriteAttempt(step)) {
-        required =
-          state === 'RESOLVING'
-            ? 'NO_VALIDATED_TARGET'
-            : state === 'WRITING'
-              ? 'WRITE_IN_FLIGHT'
-              : state === 'VERIFYING'
-                ? 'UNVERIFIED_WRITE'
-                : null;
-      }
+      const required = requiredBlock(step);
       const what = event.type === 'CHECK_FINAL_ANSWER' ? 'a final answer' : `a ${subject(step)?.kind} attempt`;
       if (required === null && step.decision === 'blocked')
         return `${what} in ${state} was blocked (${reasonOf(step)}) though no rule requires it`;
@@ -399,7 +518,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I15',
     name: 'Calls in flight are tracked exactly',
     sentence:
-      'An allowed beginToolCall puts exactly that call in flight with the current write epoch; a blocked one, a check or a compatible-API call adds none; ending a call takes it out of flight.',
+      'An allowed beginToolCall puts exactly that call in flight with the current write epoch and what it said of itself (targets, state-only, untrusted); a blocked one, a check or a compatible-API call adds none; ending a call takes it out of flight.',
     check: (step) => {
       const { event } = step;
       const b = step.before.context;
@@ -411,11 +530,18 @@ export const invariants: readonly Invariant[] = [
         if (!call) return `an allowed ${event.kind} is not in flight`;
         if (call.kind !== event.kind || call.tool !== event.tool || call.epoch !== b.writeEpoch)
           return `the ${event.kind} in flight was recorded as ${call.kind} ${call.tool} at epoch ${call.epoch}`;
+        if (
+          !sameSet(call.targets ?? [], event.targets ?? []) ||
+          call.stateOnly !== event.stateOnly ||
+          call.untrusted !== event.untrusted
+        )
+          return `the ${event.kind} in flight lost what it said of itself`;
         if (callCount(a) !== callCount(b) + 1) return 'beginning a call changed other calls in flight';
         return null;
       }
       if ((event.type === 'TOOL_SUCCEEDED' || event.type === 'TOOL_FAILED') && event.id !== undefined) {
         if (Object.hasOwn(a.calls, event.id)) return `call ${event.id} is still in flight after it ended`;
+        if (Object.hasOwn(a.shadowCalls, event.id)) return `ungated call ${event.id} is still running after it ended`;
         return null;
       }
       if (event.type === 'RESET') return null;
@@ -469,16 +595,222 @@ export const invariants: readonly Invariant[] = [
     id: 'I17',
     name: 'The verify-block counter is telemetry',
     sentence:
-      'consecutiveVerifyBlocks goes up only by a blocked write in VERIFYING and goes down only to 0, by evidence, completeVerification or a reset.',
+      'consecutiveVerifyBlocks goes up only by a write refused in VERIFYING for want of verification and goes down only to 0, by evidence, completeVerification, an attested verification or a reset.',
     check: (step) => {
       const before = step.before.context.consecutiveVerifyBlocks;
       const after = step.after.context.consecutiveVerifyBlocks;
       if (after === before) return null;
-      if (after > before && !(isWriteAttempt(step) && stateOf(step.before) === 'VERIFYING'))
+      if (after > before && reasonOf(step) !== 'UNVERIFIED_WRITE')
         return `${step.event.type} in ${stateOf(step.before)} raised consecutiveVerifyBlocks ${before} → ${after}`;
       if (after < before && after !== 0) return `consecutiveVerifyBlocks went down ${before} → ${after}, not to 0`;
-      if (after < before && !step.after.context.readAfterWrite && !/RESET|COMPLETE_VERIFICATION/.test(step.event.type))
+      const attested = step.event.type === 'ATTEST' && step.event.evidence === 'verification';
+      if (
+        after < before &&
+        !step.after.context.readAfterWrite &&
+        !attested &&
+        !/RESET|COMPLETE_VERIFICATION/.test(step.event.type)
+      )
         return `${step.event.type} cleared consecutiveVerifyBlocks without evidence`;
+      return null;
+    },
+  },
+  {
+    id: 'I18',
+    name: 'No write to an unvalidated target',
+    sentence:
+      'With target binding, a write checked or begun in READING that names a target no evidence has validated is blocked (TARGET_NOT_VALIDATED) and the block names exactly those targets; no write on the world is ever in flight with a target that is not validated.',
+    check: (step) => {
+      const a = step.after.context;
+      if (binds(a))
+        for (const id in a.calls) {
+          const call = a.calls[id]!;
+          const missing = (call.targets ?? []).filter((t) => !a.validatedTargets.includes(t));
+          if (isWorldWrite(call) && missing.length)
+            return `a write to ${list(missing)} is in flight, not validated (validated: ${list(a.validatedTargets)})`;
+        }
+      if (stateOf(step.before) !== 'READING') return null;
+      const missing = unvalidatedOf(step);
+      if (missing.length === 0) return null;
+      const wrong = expectBlock(step, `a write to unvalidated ${list(missing)}`, 'TARGET_NOT_VALIDATED');
+      if (wrong) return wrong;
+      const named = a.lastBlock?.targets ?? [];
+      return sameSet(named, missing) ? null : `the block named ${list(named)}, not the unvalidated ${list(missing)}`;
+    },
+  },
+  {
+    id: 'I19',
+    name: 'Targets are validated only by evidence',
+    sentence:
+      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (never an untrusted tool’s, never a state-only write’s), those targetEstablished() names, and those a person attested as a target (an attested verification validates none); nothing but reset() removes one. Without binding none is kept.',
+    check: (step) => {
+      const b = step.before.context;
+      const a = step.after.context;
+      if (!binds(b))
+        return a.validatedTargets.length || a.uncoveredTargets.length
+          ? `without binding the session kept targets (${describeChange(step, ['validatedTargets', 'uncoveredTargets'])})`
+          : null;
+      if (step.event.type === 'RESET') return null;
+      const evidence = evidenceOf(step);
+      const dropped = without(b.validatedTargets, a.validatedTargets);
+      if (dropped.length) return `${step.event.type} dropped the validated ${list(dropped)}`;
+      const added = without(a.validatedTargets, b.validatedTargets);
+      const unfounded = without(added, evidence);
+      if (unfounded.length)
+        return `${step.event.type} validated ${list(unfounded)} without evidence${success(step)?.untrusted ? ' (an untrusted tool)' : ''}`;
+      // Evidence that must count: a discovery's success, what a gated write's result revealed, the
+      // user's targets, a person's attested target.
+      const s = success(step);
+      const counts =
+        (s !== undefined && (isDiscovery(s.kind) || (isWorldWrite(s) && s.ended && !s.ungated))) ||
+        step.event.type === 'TARGET_ESTABLISHED' ||
+        step.event.type === 'ATTEST';
+      const ignored = counts ? without(evidence, a.validatedTargets) : [];
+      return ignored.length ? `${step.event.type} did not validate ${list(ignored)}` : null;
+    },
+  },
+  {
+    id: 'I20',
+    name: 'A targeted write is verified only by a covering read begun after it',
+    sentence:
+      'With target binding, a write that names targets leaves them all to be covered; only a trusted resolve or read begun after it landed covers the targets it carried or revealed, and readAfterWrite becomes true exactly when such reads together cover every one (a read without targets covers none); nothing else covers a target.',
+    check: (step) => {
+      const b = step.before.context;
+      const a = step.after.context;
+      if (!binds(b)) return null;
+      if (a.writeEpoch === b.writeEpoch + 1) {
+        // A write was recorded: its targets (a self-verified one's none) are now to be covered.
+        const s = subject(step);
+        const selfVerified = a.readAfterWrite;
+        const expected = selfVerified ? [] : (s?.targets ?? []);
+        return sameSet(a.uncoveredTargets, expected)
+          ? null
+          : `a landed write to ${list(s?.targets ?? [])} left ${list(a.uncoveredTargets)} to cover, not ${list(expected)}`;
+      }
+      const grown = without(a.uncoveredTargets, b.uncoveredTargets);
+      if (grown.length) return `${step.event.type} added ${list(grown)} to the targets to cover`;
+      const causal = causalRead(step);
+      const verifying = stateOf(step.before) === 'VERIFYING';
+      const evidence = causal && verifying ? evidenceOf(step) : [];
+      const left = without(b.uncoveredTargets, evidence);
+      if (!b.readAfterWrite && a.readAfterWrite && !step.event.type.startsWith('RESET')) {
+        if (left.length) return `a read of ${list(evidence)} set readAfterWrite with ${list(left)} not covered`;
+        return null;
+      }
+      if (causal && verifying && !b.readAfterWrite) {
+        if (left.length === 0 && !a.readAfterWrite)
+          return `a read began after the write covered every target (${list(b.uncoveredTargets)}) and did not verify it`;
+        if (!sameSet(a.uncoveredTargets, left))
+          return `after a read of ${list(evidence)} the targets to cover are ${list(a.uncoveredTargets)}, not ${list(left)}`;
+        return null;
+      }
+      // Nothing but a covering read shrinks them while the write is unverified.
+      const leftVerifying = stateOf(step.after) !== 'VERIFYING' || a.readAfterWrite;
+      const covered = without(b.uncoveredTargets, a.uncoveredTargets);
+      if (covered.length && !leftVerifying)
+        return `${step.event.type} covered ${list(covered)} without a read begun after the write`;
+      return null;
+    },
+  },
+  {
+    id: 'I21',
+    name: 'Attestation is evidence, never a bypass',
+    sentence:
+      'A person’s attestation decides nothing and starts no call. An attested target sends RESOLVING to READING and elsewhere moves no state (its targets are validated, I19); an attested verification in VERIFYING goes to READING like completeVerification after evidence (readAfterWrite, the counter and the targets to cover cleared, wroteThisEpisode kept) and anywhere else changes nothing: a write in flight cannot be attested.',
+    check: (step) => {
+      const { event } = step;
+      if (event.type !== 'ATTEST') return null;
+      const b = step.before.context;
+      const a = step.after.context;
+      const from = stateOf(step.before);
+      if (a.blockCount !== b.blockCount || callCount(a) !== callCount(b)) return 'an attestation decided a call';
+      if (event.evidence === 'target') {
+        const expected = from === 'RESOLVING' ? 'READING' : from;
+        if (stateOf(step.after) !== expected) return `an attested target went ${moved(step)}, not to ${expected}`;
+        const changed = changedFlags(step);
+        return changed.length ? `an attested target changed ${describeChange(step, changed)}` : null;
+      }
+      if (from === 'VERIFYING') {
+        if (stateOf(step.after) !== 'READING') return `an attested verification went ${moved(step)}, not to READING`;
+        if (a.readAfterWrite || a.consecutiveVerifyBlocks !== 0 || a.uncoveredTargets.length)
+          return `an attested verification left ${describeChange(step, ['readAfterWrite', 'consecutiveVerifyBlocks', 'uncoveredTargets'])}`;
+        if (a.wroteThisEpisode !== b.wroteThisEpisode || a.validatedTargets !== b.validatedTargets)
+          return `an attested verification changed ${describeChange(step, ['wroteThisEpisode', 'validatedTargets'])}`;
+        return null;
+      }
+      const changed = changedFlags(step, [...FLAG_KEYS, 'validatedTargets', 'uncoveredTargets']);
+      if (stateOf(step.after) !== from || changed.length)
+        return `an attested verification in ${from} changed something (${moved(step)}${changed.length ? `; ${describeChange(step, changed)}` : ''})`;
+      return null;
+    },
+  },
+  {
+    id: 'I22',
+    name: 'A state-only write touches only the agent’s own records',
+    sentence:
+      'A state-only write is a write for the gate before it runs (I1, I2, I14), but once allowed it never makes the state WRITING, and its end, whatever the outcome, moves no state and changes no flag, target or evidence: it only leaves flight (and its success settles its tool’s recoveries).',
+    check: (step) => {
+      const s = subject(step);
+      if (!s || s.kind !== 'write' || !s.stateOnly) return null;
+      if (step.event.type === 'BEGIN_CALL') {
+        if (step.decision === 'allowed' && stateOf(step.after) !== stateOf(step.before))
+          return `an allowed state-only write went ${moved(step)}`;
+        return null;
+      }
+      if (!s.ended) return null;
+      if (stateOf(step.after) !== stateOf(step.before)) return `a state-only write’s end went ${moved(step)}`;
+      const changed = changedFlags(step, [...FLAG_KEYS, 'validatedTargets', 'uncoveredTargets']);
+      return changed.length ? `a state-only write’s end changed ${describeChange(step, changed)}` : null;
+    },
+  },
+  {
+    id: 'I23',
+    name: 'Execution profiles decide state-only writes, and only those',
+    sentence:
+      'Under the investigation profile every state-only write is refused (POLICY_DENIED) in every state, before any other rule; under the detection profile a state-only write may begin in RESOLVING without a validated target; a write on the world is decided as without a profile.',
+    check: (step) => {
+      if (!isWriteAttempt(step)) return null;
+      const profile = step.before.context.config.profile;
+      const stateOnly = isStateOnlyAttempt(step);
+      if (stateOnly && profile === 'investigation')
+        return expectBlock(step, 'a state-only write under investigation', 'POLICY_DENIED');
+      if (stateOnly && profile === 'detection' && stateOf(step.before) === 'RESOLVING')
+        return step.decision === 'allowed'
+          ? null
+          : `a state-only write under detection was refused in RESOLVING (${reasonOf(step)})`;
+      return reasonOf(step) === 'POLICY_DENIED' ? `a write that is not state-only was refused by the profile` : null;
+    },
+  },
+  {
+    id: 'I24',
+    name: 'Shadow mode decides as enforce mode and lets the call run',
+    sentence:
+      'In shadow mode the gate decides as in enforce mode (I14); a call it would have blocked runs ungated: it is tracked as such with what it said of itself, changing nothing else, and when it ends its success is applied as the compatible API applies an ungated call’s (I9, I10) while its failure changes nothing but its leaving.',
+    check: (step) => {
+      const { event } = step;
+      const b = step.before.context;
+      const a = step.after.context;
+      if (event.type === 'RUN_UNGATED') {
+        const call = Object.hasOwn(a.shadowCalls, event.id) ? a.shadowCalls[event.id] : undefined;
+        if (!call) return `the ${event.kind} run ungated is not tracked`;
+        if (call.kind !== event.kind || call.tool !== event.tool || call.epoch !== b.writeEpoch)
+          return `the ${event.kind} run ungated was tracked as ${call.kind} ${call.tool} at epoch ${call.epoch}`;
+        if (!sameSet(call.targets ?? [], event.targets ?? []) || call.stateOnly !== event.stateOnly)
+          return `the ${event.kind} run ungated lost what it said of itself`;
+        if (Object.keys(a.shadowCalls).length !== Object.keys(b.shadowCalls).length + 1)
+          return 'running a call ungated changed other ungated calls';
+        const changed = changedFlags(step, [...FLAG_KEYS, 'validatedTargets', 'uncoveredTargets']);
+        if (stateOf(step.after) !== stateOf(step.before) || changed.length || callCount(a) !== callCount(b))
+          return `running a call ungated changed something else (${moved(step)}${changed.length ? `; ${describeChange(step, changed)}` : ''})`;
+        return null;
+      }
+      const s = subject(step);
+      if (event.type === 'TOOL_FAILED' && s?.ungated) {
+        const changed = changedFlags(step, [...FLAG_KEYS, 'validatedTargets', 'uncoveredTargets']);
+        if (stateOf(step.after) !== stateOf(step.before) || changed.length)
+          return `an ungated call’s failure changed something (${moved(step)}${changed.length ? `; ${describeChange(step, changed)}` : ''})`;
+      }
+      if (Object.keys(a.shadowCalls).some((id) => !Object.hasOwn(b.shadowCalls, id)))
+        return `${event.type} started an ungated call`;
       return null;
     },
   },

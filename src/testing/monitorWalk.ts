@@ -5,7 +5,7 @@ import { describeStep } from './describeStep.js';
 import type { GraphEdge } from './exploreMachine.js';
 import { invariants as allInvariants, type Invariant } from './invariants.js';
 import { moveLabel, movesFrom, type MoveOptions } from './Move.js';
-import { observeMove } from './runPlan.js';
+import { observeMove, sessionOptionsOf } from './runPlan.js';
 
 /** One command of a random walk: which of the moves possible now, and how long after the last one. */
 export interface WalkCommand {
@@ -39,8 +39,9 @@ export function monitorWalk(
   const session = createSafetySession({
     id: 'random-walk',
     now: () => now,
-    recoveryTtlMs: options.config.recoveryTtlMs,
-    failedWriteRequiresVerification: options.config.failedWriteRequiresVerification,
+    ...sessionOptionsOf(options.config),
+    // A walk that only ever writes is not a misconfigured agent: no warning on the console.
+    onWarning: () => {},
     ...(options.machine && { machine: options.machine }),
   });
   const invariants = options.invariants ?? allInvariants;
@@ -50,7 +51,7 @@ export function monitorWalk(
     now += gap;
     const moves = movesFrom(session.context, options.moves ?? { maxCallsInFlight: 4, maxCallsPerKind: 3 });
     const move = moves[pick % moves.length]!;
-    const observed = observeMove(session, move, now);
+    const observed = observeMove(session, move, now, options.machine);
     const { step } = observed;
     story.push(
       `${index + 1}. ${describeStep({
@@ -59,12 +60,17 @@ export function monitorWalk(
         before: step.before,
         after: step.after,
         decision: step.decision,
-        ...(observed.actual.reasonCode !== undefined && { reasonCode: observed.actual.reasonCode }),
+        ...((observed.actual.reasonCode ?? observed.actual.wouldBlock) !== undefined && {
+          reasonCode: observed.actual.reasonCode ?? observed.actual.wouldBlock,
+        }),
+        ...(observed.steps.length > 1 && { ungated: {} }),
       } as GraphEdge)}${gap ? ` (+${gap} ms)` : ''}`,
     );
     for (const invariant of invariants) {
-      const message = invariant.check(step);
-      if (message !== null) return { ok: false, story, violation: { index, invariant, message } };
+      for (const machineStep of observed.steps) {
+        const message = invariant.check(machineStep);
+        if (message !== null) return { ok: false, story, violation: { index, invariant, message } };
+      }
     }
   }
   return { ok: true, story };

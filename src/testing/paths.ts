@@ -3,7 +3,7 @@ import type { SafetyConfig } from '../SafetyContext.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
 import { guardOutcomeIds, outcomeId, resolveTransition, transitionsOf } from './coverage.js';
 import { pathName } from './describeStep.js';
-import { shortestPathTo, type GraphEdge, type MachineGraph } from './exploreMachine.js';
+import { shortestPathTo, stepsOfEdge, type GraphEdge, type MachineGraph } from './exploreMachine.js';
 import type { Move } from './Move.js';
 import type { StepDecision } from './Step.js';
 
@@ -15,6 +15,8 @@ export interface StepExpectation {
   /** For a check: allowed or blocked; null for anything else. */
   decision: StepDecision;
   reasonCode?: BlockReasonCode;
+  /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
+  wouldBlock?: BlockReasonCode;
 }
 
 export interface PlanStep {
@@ -46,13 +48,16 @@ export type PathStrategy = 'shortest' | 'simple';
 
 function expectationOf(edge: GraphEdge): StepExpectation {
   const c = edge.after.context;
-  return {
+  const expect: StepExpectation = {
     state: edge.after.value as SessionState,
     wroteThisEpisode: c.wroteThisEpisode,
     readAfterWrite: c.readAfterWrite,
     decision: edge.decision,
-    ...(edge.reasonCode !== undefined && { reasonCode: edge.reasonCode }),
   };
+  if (edge.reasonCode === undefined) return expect;
+  // Shadow mode: what enforcement would refuse is allowed, and said so.
+  if (c.config.mode === 'shadow') return { ...expect, decision: 'allowed', wouldBlock: edge.reasonCode };
+  return { ...expect, reasonCode: edge.reasonCode };
 }
 
 /** A plan from a list of edges starting at an initial configuration. */
@@ -82,15 +87,17 @@ function edgeCoverage(graph: MachineGraph): string[][] {
   if (!def) throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
   const transitions = transitionsOf(def);
   return graph.edges.map((edge) => {
-    const r = resolveTransition(def, String(edge.before.value), edge.before.context, edge.event, transitions);
     // Besides the JSON's items, every move is tried at least once in every state it can be made in.
     const items = [
       `state ${String(edge.before.value)}`,
       `state ${String(edge.after.value)}`,
       `move ${String(edge.before.value)} · ${edge.label}`,
     ];
-    if (r.taken) items.push(`transition ${r.taken.id}`);
-    for (const g of r.guards) items.push(`guard ${outcomeId(g.transition, g.result)}`);
+    for (const step of stepsOfEdge(edge)) {
+      const r = resolveTransition(def, String(step.before.value), step.before.context, step.event, transitions);
+      if (r.taken) items.push(`transition ${r.taken.id}`);
+      for (const g of r.guards) items.push(`guard ${outcomeId(g.transition, g.result)}`);
+    }
     return items;
   });
 }

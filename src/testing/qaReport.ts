@@ -104,7 +104,8 @@ export function buildQaReport(input: QaReportInput): QaReport {
     const result = runPlan(plan);
     ranMs += result.ms;
     for (const o of result.observed)
-      tracker.step(String(o.step.before.value), o.step.before.context, o.step.event, String(o.step.after.value));
+      for (const step of o.steps)
+        tracker.step(String(step.before.value), step.before.context, step.event, String(step.after.value));
     const last = result.observed.at(-1)?.step;
     const taken = last
       ? resolveTransition(def, String(last.before.value), last.before.context, last.event, transitions).taken

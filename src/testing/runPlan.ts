@@ -1,6 +1,8 @@
+import { getNextSnapshot } from 'xstate';
 import type { SafetyMachine } from '../createSafetyMachine.js';
 import type { SafetyConfig } from '../SafetyContext.js';
-import { createSafetySession, type SafetySession } from '../SafetySession.js';
+import { createSafetySession, type SafetySession, type SafetySessionOptions } from '../SafetySession.js';
+import { safetyMachine } from '../safetyMachine.js';
 import { applyMove, moveLabel, moveToEvent, type Move } from './Move.js';
 import type { PathPlan, StepExpectation } from './paths.js';
 import { stepOf, type Step, type StepDecision } from './Step.js';
@@ -10,6 +12,11 @@ export interface ObservedStep {
   call: string;
   /** The step in machine terms (before, event, after, decision), for monitors and coverage. */
   step: Step;
+  /**
+   * Every machine step the call made: `step`, then, in shadow mode for a call the gate would
+   * have blocked, the `RUN_UNGATED` step that lets it run.
+   */
+  steps: Step[];
   actual: StepExpectation;
 }
 
@@ -30,13 +37,29 @@ function steppingClock(start = 1_700_000_000_000, step = 1000): () => number {
   return () => (t += step);
 }
 
+/**
+ * The session options that give a session this config (`targets`, `mode` and `profile` only
+ * when set, as a session that does not opt in records them).
+ *
+ * @example
+ * createSafetySession({ ...sessionOptionsOf({ ...DEFAULT_CONFIG, targets: 'bind' }), now: clock });
+ */
+export function sessionOptionsOf(config: SafetyConfig): SafetySessionOptions {
+  return {
+    recoveryTtlMs: config.recoveryTtlMs,
+    failedWriteRequiresVerification: config.failedWriteRequiresVerification,
+    ...(config.targets !== undefined && { targets: config.targets }),
+    ...(config.mode !== undefined && { mode: config.mode }),
+    ...(config.profile !== undefined && { profile: config.profile }),
+  };
+}
+
 /** A fresh session under test, with a deterministic clock. */
 function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): SafetySession {
   return createSafetySession({
     id: 'path-under-test',
     now: steppingClock(),
-    recoveryTtlMs: config.recoveryTtlMs,
-    failedWriteRequiresVerification: config.failedWriteRequiresVerification,
+    ...sessionOptionsOf(config),
     ...(machine && { machine }),
   });
 }
@@ -45,7 +68,12 @@ function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): Safety
  * Applies one move to the session and observes it as a machine step. The
  * event is the one the session sends for the call (same call id, same kind).
  */
-export function observeMove(session: SafetySession, move: Move, at = 0): ObservedStep {
+export function observeMove(
+  session: SafetySession,
+  move: Move,
+  at = 0,
+  machine: SafetyMachine = safetyMachine,
+): ObservedStep {
   const before = { value: session.state, context: session.context };
   // `at`: the clock reading the session will stamp the event with, for invariants that read time.
   const event = moveToEvent(move, session.context, at);
@@ -53,20 +81,33 @@ export function observeMove(session: SafetySession, move: Move, at = 0): Observe
   const result = applyMove(session, move);
   const after = { value: session.state, context: session.context };
   const decision: StepDecision = result.blocked === undefined ? null : result.blocked === null ? 'allowed' : 'blocked';
-  return {
-    call: result.call,
-    step: { ...stepOf(before, event, after), decision },
-    actual: {
-      state: session.state,
-      wroteThisEpisode: session.wroteThisEpisode,
-      readAfterWrite: session.readAfterWrite,
-      decision,
-      ...(result.blocked && { reasonCode: result.blocked.reasonCode }),
-    },
+  const actual: StepExpectation = {
+    state: session.state,
+    wroteThisEpisode: session.wroteThisEpisode,
+    readAfterWrite: session.readAfterWrite,
+    decision,
+    ...(result.blocked && { reasonCode: result.blocked.reasonCode }),
+    ...(result.wouldBlock !== undefined && { wouldBlock: result.wouldBlock }),
   };
+  // In machine terms a would-be block is a block (the session then lets the call run).
+  const machineDecision: StepDecision = result.wouldBlock !== undefined ? 'blocked' : decision;
+  if (result.wouldBlock === undefined || event.type !== 'BEGIN_CALL') {
+    const step = { ...stepOf(before, event, after), decision: machineDecision };
+    return { call: result.call, step, steps: [step], actual };
+  }
+  // Shadow mode: the session sent the block, then RUN_UNGATED. The snapshot between them, from the machine itself.
+  const blocked = getNextSnapshot(
+    machine,
+    machine.resolveState({ value: before.value as never, context: before.context }),
+    event,
+  );
+  const mid = { value: blocked.value, context: blocked.context };
+  const step = { ...stepOf(before, event, mid), decision: machineDecision };
+  const run = stepOf(mid, { ...event, type: 'RUN_UNGATED' }, after);
+  return { call: result.call, step, steps: [step, run], actual };
 }
 
-const FIELDS = ['state', 'decision', 'reasonCode', 'wroteThisEpisode', 'readAfterWrite'] as const;
+const FIELDS = ['state', 'decision', 'reasonCode', 'wouldBlock', 'wroteThisEpisode', 'readAfterWrite'] as const;
 
 /**
  * Runs a path plan against a real `SafetySession` (the system under test)
@@ -85,7 +126,7 @@ export function runPlan(plan: PathPlan, options: { machine?: SafetyMachine } = {
     const { move, expect, label } = plan.steps[i]!;
     let step: ObservedStep;
     try {
-      step = observeMove(session, move);
+      step = observeMove(session, move, 0, options.machine);
     } catch (e) {
       return fail(`step ${i + 1} (${label}) threw: ${(e as Error).message}`, i);
     }

@@ -9,7 +9,9 @@ describe('the editor reducer', () => {
       type: 'edit',
       edit: { type: 'retargetTransition', at: RESOLVING_WRITE, target: 'WRITING' },
     });
-    expect(edited.history.present.definition.states.RESOLVING!.on!.BEGIN_CALL![0]!.target).toBe('WRITING');
+    expect(edited.history.present.definition.states.RESOLVING!.on!.BEGIN_CALL![RESOLVING_WRITE.index]!.target).toBe(
+      'WRITING',
+    );
     expect(isDirty(edited)).toBe(true);
     const undone = editorReducer(edited, { type: 'undo' });
     expect(undone.history.present).toBe(start.history.present);

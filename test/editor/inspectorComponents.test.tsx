@@ -14,7 +14,7 @@ describe('the transition inspector', () => {
   it('should offer the guards of the catalogue with their descriptions and turn each change into an edit', () => {
     const definition = shippedDefinition();
     const onEdit = vi.fn();
-    const transition = definition.states.RESOLVING!.on!.BEGIN_CALL![0]!;
+    const transition = definition.states.RESOLVING!.on!.BEGIN_CALL![RESOLVING_WRITE.index]!;
     render(
       <TransitionInspector definition={definition} at={RESOLVING_WRITE} transition={transition} onEdit={onEdit} />,
     );

@@ -43,15 +43,18 @@ describe('applyMachineEdit', () => {
     d = applyMachineEdit(d, {
       type: 'setTransitionEvent',
       at: { source: 'READING', event: 'CHECK_FINAL_ANSWER', index: 0 },
-      event: 'CHECK_TOOL',
+      event: 'COMPLETE_VERIFICATION',
     });
     expect(d.definition.states.READING!.on!.CHECK_FINAL_ANSWER).toBeUndefined();
-    expect(d.definition.states.READING!.on!.CHECK_TOOL![0]!.description).toBe('new');
-    d = applyMachineEdit(d, { type: 'removeTransition', at: { source: 'READING', event: 'CHECK_TOOL', index: 0 } });
-    expect(d.definition.states.READING!.on!.CHECK_TOOL).toBeUndefined();
+    expect(d.definition.states.READING!.on!.COMPLETE_VERIFICATION![0]!.description).toBe('new');
+    d = applyMachineEdit(d, {
+      type: 'removeTransition',
+      at: { source: 'READING', event: 'COMPLETE_VERIFICATION', index: 0 },
+    });
+    expect(d.definition.states.READING!.on!.COMPLETE_VERIFICATION).toBeUndefined();
     d = applyMachineEdit(d, {
       type: 'moveTransition',
-      at: { source: null, event: 'TOOL_SUCCEEDED', index: 3 },
+      at: { source: null, event: 'TOOL_SUCCEEDED', index: 4 },
       toIndex: 0,
     });
     expect(d.definition.on!.TOOL_SUCCEEDED![0]!.actions).toEqual(['finishCall']);
@@ -80,7 +83,7 @@ describe('applyMachineEdit', () => {
 
   it('should refuse edits of things that are not there, naming the path', () => {
     const bad: MachineEdit[] = [
-      { type: 'removeTransition', at: { source: 'READING', event: 'CHECK_TOOL', index: 0 } },
+      { type: 'removeTransition', at: { source: 'READING', event: 'COMPLETE_VERIFICATION', index: 0 } },
       { type: 'setTransitionGuard', at: { source: 'VERIFYING', event: 'CHECK_TOOL', index: 9 }, guard: null },
       { type: 'setStateDescription', state: 'NOPE', description: 'x' },
       { type: 'moveNode', state: 'NOPE', position: { x: 0, y: 0 } },

@@ -17,6 +17,8 @@ const snap = (value: string, patch: Partial<SafetyContext> = {}): SafetySnapshot
 const read = { kind: 'read' as const, tool: 'get_logs', startedAt: 0 };
 const write = { kind: 'write' as const, tool: 'restart_vm', startedAt: 0 };
 const verifying = { wroteThisEpisode: true, writeEpoch: 1, lastWriteTool: 'restart_vm', lastWriteAt: 0 };
+const config = initialContext().config;
+const bound = { config: { ...config, targets: 'bind' as const } };
 
 /** The step the shipped machine takes. */
 function real(before: SafetySnapshotLike, event: SafetyEvent): Step {
@@ -112,6 +114,60 @@ const cases: Array<[string, SafetySnapshotLike, SafetyEvent, Parameters<typeof b
     { context: { pendingRecoveries: [] } },
   ],
   ['I17', snap('READING'), { type: 'CHECK_FINAL_ANSWER', at }, { context: { consecutiveVerifyBlocks: 1 } }],
+  [
+    'I18',
+    snap('READING', { ...bound, validatedTargets: ['t1'] }),
+    { type: 'BEGIN_CALL', id: 'c1', kind: 'write', tool: 'restart_vm', targets: ['t1', 't2'], at },
+    {
+      context: {
+        lastBlock: { reasonCode: 'TARGET_NOT_VALIDATED', tool: 'restart_vm', kind: 'write', targets: ['t1', 't2'] },
+      },
+    },
+  ],
+  [
+    'I19',
+    snap('READING', {
+      ...bound,
+      calls: { r: { ...read, tool: 'fetch_page', targets: ['t2'], untrusted: true, epoch: 0 } },
+    }),
+    { type: 'TOOL_SUCCEEDED', id: 'r', at },
+    { context: { validatedTargets: ['t2'] } },
+  ],
+  [
+    'I20',
+    snap('VERIFYING', {
+      ...bound,
+      ...verifying,
+      uncoveredTargets: ['t1', 't2'],
+      calls: { r: { ...read, targets: ['t1'], epoch: 1 } },
+    }),
+    { type: 'TOOL_SUCCEEDED', id: 'r', at },
+    { context: { readAfterWrite: true, uncoveredTargets: [] } },
+  ],
+  [
+    'I21',
+    snap('VERIFYING', verifying),
+    { type: 'ATTEST', evidence: 'verification', reasonCode: 'UNVERIFIED_WRITE', by: 'qa-lead', at },
+    { value: 'VERIFYING' },
+  ],
+  [
+    'I22',
+    snap('READING', { calls: { s: { ...write, tool: 'report_finding', stateOnly: true, epoch: 0 } } }),
+    { type: 'TOOL_SUCCEEDED', id: 's', at },
+    { value: 'VERIFYING' },
+  ],
+  [
+    'I23',
+    snap('READING', { config: { ...config, profile: 'investigation' } }),
+    { type: 'BEGIN_CALL', id: 'c1', kind: 'write', tool: 'report_finding', stateOnly: true, at },
+    { decision: 'allowed', context: { blockCount: 0 } },
+  ],
+  [
+    'I24',
+    snap('RESOLVING', { config: { ...config, mode: 'shadow' } }),
+    { type: 'RUN_UNGATED', id: 'c1', kind: 'write', tool: 'restart_vm', at },
+    { context: { shadowCalls: {} } },
+  ],
 ];
 
 describe('each invariant on its own', () => {

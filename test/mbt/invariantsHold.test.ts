@@ -8,6 +8,7 @@ import {
   movesFrom,
   moveToEvent,
   serializeConfiguration,
+  stepsOfEdge,
   transitionsOf,
   type SafetySnapshotLike,
 } from 'assistant-safety/testing';
@@ -43,7 +44,9 @@ describe('the exhaustive invariant check of the shipped machine', () => {
       },
     }));
     expect(checkInvariants(graph, watched).violations).toEqual([]);
-    for (const inv of invariants) expect(asked.get(inv.id)?.size, inv.id).toBe(graph.edges.length);
+    // A call run ungated in shadow mode is two machine steps (the block, then RUN_UNGATED), each asked about.
+    const steps = graph.edges.length + graph.edges.filter((e) => e.ungated).length;
+    for (const inv of invariants) expect(asked.get(inv.id)?.size, inv.id).toBe(steps);
     // A rule broken on exactly the last edges of the graph (the furthest from the start) is reported, with a
     // shortest path that ends on one of them, and the count of edges that break it.
     const lastFrom = graph.edges.at(-1)!.from;
@@ -65,7 +68,7 @@ describe('the exhaustive invariant check of the shipped machine', () => {
   });
 
   it('should send every event type and every tool kind', () => {
-    const types = new Set(graph.edges.map((e) => e.event.type));
+    const types = new Set(graph.edges.flatMap((e) => stepsOfEdge(e).map((s) => s.event.type)));
     expect([...types].sort()).toEqual([...SAFETY_EVENT_TYPES].sort());
     for (const type of ['CHECK_TOOL', 'BEGIN_CALL', 'TOOL_SUCCEEDED'] as const) {
       const kinds = new Set(
@@ -79,6 +82,19 @@ describe('the exhaustive invariant check of the shipped machine', () => {
       for (const outcome of ['ok', 'fails']) expect(ends).toContain(`${kind} ${outcome}`);
     expect(ends).toContain('write ok, self-verified');
     expect(ends).toContain('read ok (began before the write)');
+    // Targets, state-only writes, untrusted tools, revealed targets, calls run ungated.
+    for (const label of [
+      'write [t1, t2] ok',
+      'read [t1] ok (began before the write)',
+      'read [t2] (untrusted) ok',
+      'resolve ok, reveals t2',
+      'write (state-only) ok',
+      'write ok (ran ungated)',
+    ])
+      expect(ends).toContain(label);
+    const labels = new Set(graph.edges.map((e) => e.label));
+    for (const label of ['attest target', 'attest target [t2]', 'attest verification', 'target established [t2]'])
+      expect(labels).toContain(label);
   });
 
   it('should reach every state, including WRITING and VERIFYING with calls that began before the write', () => {
@@ -87,6 +103,10 @@ describe('the exhaustive invariant check of the shipped machine', () => {
       expect(keys.some((k) => k.startsWith(`${state} `) || k === state)).toBe(true);
     expect(keys).toContain('VERIFYING wrote calls=read@stale');
     expect(keys).toContain('VERIFYING wrote blocks=1+');
+    // The abstract domain of targets: two targets and none; a write to both partly covered.
+    expect(keys).toContain('VERIFYING wrote validated=t1,t2 uncovered=t2 [targets bound]');
+    expect(keys).toContain('READING calls=write(state-only)@now');
+    expect(keys.some((k) => k.includes('ungated=write@now') && k.endsWith('[shadow]'))).toBe(true);
   });
 
   it('should be complete: from every configuration, every move is an edge, and each edge is what the machine does', () => {
@@ -107,8 +127,13 @@ describe('the exhaustive invariant check of the shipped machine', () => {
         .join(' | ');
       if (labels !== expected) wrong.push(`${key}: edges ${labels}, moves ${expected}`);
       for (const edge of edges) {
-        // The machine itself, stepped from the edge's snapshot, lands in the edge's configuration.
-        const next = getNextSnapshot(safetyMachine, edge.before as never, edge.event) as unknown as SafetySnapshotLike;
+        // The machine itself, stepped from the edge's snapshot, lands in the edge's configuration
+        // (a call run ungated in shadow mode: the block, then RUN_UNGATED).
+        let next = getNextSnapshot(safetyMachine, edge.before as never, edge.event) as unknown as SafetySnapshotLike;
+        if (edge.ungated) {
+          expect(next.context).toEqual(edge.ungated.mid.context);
+          next = getNextSnapshot(safetyMachine, next as never, edge.ungated.event) as unknown as SafetySnapshotLike;
+        }
         const to = serializeConfiguration(next);
         if (to !== edge.to || !graph.configurations.has(to))
           wrong.push(`${key} --${edge.label}--> ${to}, not ${edge.to}`);

@@ -64,6 +64,68 @@ const stories: Array<[string, string[], number, string]> = [
     1,
     'VERIFYING, final answer refused (FINAL_ANSWER_UNVERIFIED) [failed writes need verification]',
   ],
+  [
+    'with binding, a read of t1 validates t1 only: a write to t1 and t2 is refused',
+    ['begin read [t1]', 'read [t1] ok', 'begin write [t1, t2]'],
+    2,
+    'READING, write refused (TARGET_NOT_VALIDATED) [targets bound]',
+  ],
+  [
+    'with binding, a read of another target leaves the write unverified',
+    ['begin read [t1]', 'read [t1] ok', 'begin write [t1]', 'write [t1] ok', 'onToolSuccess read [t2]', 'final answer'],
+    2,
+    'VERIFYING, final answer refused (FINAL_ANSWER_UNVERIFIED) [targets bound]',
+  ],
+  [
+    'with binding, a read of the written target begun after it verifies it',
+    [
+      'begin read [t1]',
+      'read [t1] ok',
+      'begin write [t1]',
+      'write [t1] ok',
+      'begin read [t1]',
+      'read [t1] ok',
+      'final answer',
+    ],
+    2,
+    'VERIFYING, final answer allowed [targets bound]',
+  ],
+  [
+    'with binding, a target seen only in an untrusted tool’s output does not validate',
+    ['begin read [t2] (untrusted)', 'read [t2] (untrusted) ok', 'target established', 'begin write [t1, t2]'],
+    2,
+    'READING, write refused (TARGET_NOT_VALIDATED) [targets bound]',
+  ],
+  [
+    'a person attests the verification a block asked for, and the final answer is allowed',
+    ['target established', 'onToolSuccess write', 'final answer', 'attest verification', 'final answer'],
+    0,
+    'READING, final answer allowed',
+  ],
+  [
+    'a state-only write in READING leaves the session READING, not written',
+    ['target established', 'begin write (state-only)', 'write (state-only) ok'],
+    0,
+    'READING',
+  ],
+  [
+    'under the detection profile a state-only write runs before any target is validated',
+    ['begin write (state-only)', 'write (state-only) ok'],
+    3,
+    'RESOLVING [detection profile]',
+  ],
+  [
+    'under the investigation profile a state-only write is refused',
+    ['begin read', 'read ok', 'begin write (state-only)'],
+    4,
+    'READING, write refused (POLICY_DENIED) [investigation profile]',
+  ],
+  [
+    'in shadow mode a write the gate would refuse runs, and must then be verified',
+    ['begin write', 'write ok (ran ungated)', 'final answer'],
+    5,
+    'VERIFYING, final answer allowed (enforcement would refuse it: FINAL_ANSWER_UNVERIFIED) [shadow mode]',
+  ],
 ];
 
 describe('the stories of docs/behaviour.md as paths', () => {
