@@ -132,3 +132,23 @@ export function deniedText(envelope: FSMBlockedEnvelope, reason: unknown): strin
 export function forgetEscalation(session: SafetySession, id: string): void {
   asked.get(session)?.delete(id);
 }
+
+/**
+ * What to rethrow to the SDK for a tool's thrown value: the value itself when it can be read,
+ * else a plain `Error` saying so (an SDK that reads a hostile value, a Proxy throwing on every
+ * trap, would fail the whole run). The call has been settled before, as an unknown outcome.
+ */
+export function rethrowable(error: unknown, tool: string): unknown {
+  try {
+    if (error instanceof Error) {
+      void String(error.message);
+      void String(error.name);
+    } else if (typeof error === 'object' && error !== null) {
+      void String(error);
+      void JSON.stringify(error);
+    }
+    return error;
+  } catch {
+    return new Error(`tool '${tool}' threw a value that cannot be read`);
+  }
+}

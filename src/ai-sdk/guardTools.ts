@@ -7,6 +7,7 @@ import {
   describeCall,
   EscalateOption,
   forgetEscalation,
+  rethrowable,
   settleGated,
   type GatedCall,
 } from './gateCall.js';
@@ -100,7 +101,7 @@ function guardTool(
     if (blocked) return blocked.toJSON(); // the tool never runs; the model reads what is missing
     const fail = (error: unknown): never => {
       settleGated(session, call, { ok: false, error }, options.abortSignal);
-      throw error;
+      throw rethrowable(error, name);
     };
     let result: unknown;
     try {
@@ -145,7 +146,7 @@ async function* streamed(
   } catch (error) {
     settled = true;
     settleGated(session, call, { ok: false, error }, signal);
-    throw error;
+    throw rethrowable(error, call.start.tool);
   } finally {
     // The consumer stopped early: the tool may still act, so the outcome is unknown.
     if (!settled) settleGated(session, call, { ok: false, unknown: true });

@@ -15,6 +15,7 @@ import {
   forgetEscalation,
   probeCall,
   rememberEscalation,
+  rethrowable,
   settleGated,
 } from '../ai-sdk/gateCall.js';
 import { optionsError, SessionLike } from '../ai-sdk/shared.js';
@@ -99,7 +100,7 @@ export function guardedTool<
       value = await original(input, context, details);
     } catch (error) {
       settleGated(session, call, { ok: false, error }, details?.signal);
-      throw error;
+      throw rethrowable(error, name);
     }
     settleGated(session, call, { ok: true, value });
     return value;
