@@ -15,9 +15,7 @@ export type GuardToolApprovalOptions = z.input<typeof GuardToolApprovalOptions>;
 
 /** The AI SDK's approval status (`ToolApprovalStatus`), as this function answers it. */
 export type GuardApprovalStatus =
-  | 'not-applicable'
-  | { type: 'user-approval'; reason: string }
-  | { type: 'denied'; reason: string };
+  'not-applicable' | { type: 'user-approval'; reason: string } | { type: 'denied'; reason: string };
 
 /** The tool call the AI SDK hands a `toolApproval` function. */
 interface ApprovalQuestion {
@@ -43,14 +41,19 @@ interface ApprovalQuestion {
  * const result = await generateText({ model, tools: guardTools(tools, guard), toolApproval: guardToolApproval(guard), messages });
  * // result.content holds a 'tool-approval-request' for an escalated block; answer it with a 'tool-approval-response'
  */
-export function guardToolApproval(options: GuardToolApprovalOptions): (question: ApprovalQuestion) => GuardApprovalStatus {
+export function guardToolApproval(
+  options: GuardToolApprovalOptions,
+): (question: ApprovalQuestion) => GuardApprovalStatus {
   const parsed = GuardToolApprovalOptions.safeParse(options);
   if (!parsed.success) throw optionsError('guardToolApproval', parsed.error);
   const { session, classify, escalate } = parsed.data;
   return ({ toolCall, tools }) => {
     // Only calls guardTools gates: tools it left alone (provider-executed, no execute) are not its to judge.
     const tool = tools?.[toolCall.toolName] as { execute?: unknown; isProviderExecuted?: unknown } | undefined;
-    if (toolCall.providerExecuted === true || (tools && (typeof tool?.execute !== 'function' || tool.isProviderExecuted === true)))
+    if (
+      toolCall.providerExecuted === true ||
+      (tools && (typeof tool?.execute !== 'function' || tool.isProviderExecuted === true))
+    )
       return 'not-applicable';
     const call = describeCall(classify, toolCall.toolCallId, toolCall.toolName, toolCall.input);
     const blocked = probeCall(session, call.start);
