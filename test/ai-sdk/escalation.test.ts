@@ -26,8 +26,7 @@ async function call(mode: Mode, settings: Record<string, unknown>, messages: Mod
     await r.consumeStream();
     return { content: await r.content, messages: (await r.response).messages, text: await r.text };
   }
-  const { model, tools, toolApproval, stopWhen } = settings as never;
-  const agent = new ToolLoopAgent({ model, tools, toolApproval, stopWhen });
+  const agent = new ToolLoopAgent(settings as ConstructorParameters<typeof ToolLoopAgent>[0]);
   const r = await agent.generate({ messages });
   return { content: r.content, messages: r.response.messages, text: r.text };
 }
