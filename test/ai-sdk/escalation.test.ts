@@ -26,8 +26,10 @@ async function call(mode: Mode, settings: Record<string, unknown>, messages: Mod
     await r.consumeStream();
     return { content: await r.content, messages: (await r.response).messages, text: await r.text };
   }
-  const agent = new ToolLoopAgent(settings as ConstructorParameters<typeof ToolLoopAgent>[0]);
-  const r = await agent.generate({ messages });
+  const agent = new ToolLoopAgent<never, ToolSet>(
+    settings as ConstructorParameters<typeof ToolLoopAgent<never, ToolSet>>[0],
+  );
+  const r = await agent.generate({ messages } as Parameters<typeof agent.generate>[0]);
   return { content: r.content, messages: r.response.messages, text: r.text };
 }
 
