@@ -124,7 +124,7 @@ export function escalationOf(session: SafetySession, id: string): FSMBlockedEnve
 
 /** The text a model reads for a call a person denied: their reason, then the block that asked. */
 export function deniedText(envelope: FSMBlockedEnvelope, reason: unknown): string {
-  const why = typeof reason === 'string' && reason !== '' ? `: ${reason}` : '';
+  const why = typeof reason === 'string' && reason.trim() !== '' ? `: ${reason.trim().replace(/\.$/, '')}` : '';
   return `Not approved by a person${why}. ${JSON.stringify(envelope)}`;
 }
 
