@@ -1,5 +1,5 @@
 /** Who an attestation from an AI SDK tool approval names as its author. */
-export const AI_SDK_APPROVER = 'ai-sdk:tool-approval';
+const AI_SDK_APPROVER = 'ai-sdk:tool-approval';
 
 /**
  * The approval a person gave to call `toolCallId`, found in the messages the AI SDK hands a tool's
