@@ -1,6 +1,7 @@
 import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
+import { deniedText, escalationOf } from './gateCall.js';
 import { optionsError, rePromptText, SessionLike } from './shared.js';
 
 /** The provider-metadata key under which {@link guardModel} reports a final answer that passed while blocked. */
@@ -91,6 +92,8 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
 
   const middleware: LanguageModelMiddleware = {
     specificationVersion: 'v4',
+    // A call a person denied after an escalation: the model reads the block that asked, with their reason.
+    transformParams: async ({ params }) => ({ ...params, prompt: withDeniedBlocks(session, params.prompt) }),
     wrapGenerate: async ({ doGenerate, params, model: inner }) => {
       let result = await doGenerate();
       let call = params;
@@ -136,6 +139,22 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
     },
   };
   return wrapLanguageModel({ model: resolved, middleware });
+}
+
+/** The prompt with each escalated call a person denied shown as the block that asked (see `guardToolApproval`). */
+function withDeniedBlocks(session: SafetySession, prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  return prompt.map((message) => {
+    if (message.role !== 'tool') return message;
+    let changed = false;
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result' || part.output.type !== 'execution-denied') return part;
+      const envelope = escalationOf(session, part.toolCallId);
+      if (!envelope) return part;
+      changed = true;
+      return { ...part, output: { ...part.output, reason: deniedText(envelope, part.output.reason) } };
+    });
+    return changed ? { ...message, content } : message;
+  });
 }
 
 /** A part that means the model wants tools run (so this is not its final answer). */

@@ -1,22 +1,39 @@
 import { z } from 'zod';
-import type { SafetySession, ToolKind } from '../index.js';
-// Core helpers shared with the tool loop; not part of the root entry's API.
-import { classifyOrWrite, isUnknownOutcome } from '../loop/gateToolCall.js';
-import { settleToolCall } from '../loop/settleToolCall.js';
+import type { SafetySession } from '../index.js';
+import { approvalIn } from './approvalIn.js';
+import {
+  beginGated,
+  ClassifyOption,
+  describeCall,
+  EscalateOption,
+  forgetEscalation,
+  rethrowable,
+  settleGated,
+  type GatedCall,
+} from './gateCall.js';
 import { isEnvelope, optionsError, SessionLike } from './shared.js';
 
 /** What {@link guardTools} accepts. */
 export const GuardToolsOptions = z.strictObject({
   /** The session every call goes through. */
   session: SessionLike,
-  /** `(toolName, input) => ToolKind`; a classifier from `createClassifier` fits. */
-  classify: z.custom<(toolName: string, input: unknown) => ToolKind>((v) => typeof v === 'function', {
-    message: 'expected a function (toolName, input) => ToolKind',
-  }),
+  /**
+   * `(toolName, input) => ToolKind` or a `CallDescriptor` (`{ kind, targets?, stateOnly?, trust?, selfVerifying? }`);
+   * a classifier from `createClassifier` fits, and its `describe` is used (targets, trust, state-only, self-verifying).
+   */
+  classify: ClassifyOption,
+  /**
+   * Block reasons a person may be asked about (with {@link guardToolApproval} as the call's `toolApproval`):
+   * when a person approved the call, their approval is attested and the machine decides the call again.
+   */
+  escalate: EscalateOption,
 });
 export type GuardToolsOptions = z.input<typeof GuardToolsOptions>;
 
-type AnyExecute = (input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }) => unknown;
+type AnyExecute = (
+  input: unknown,
+  options: { toolCallId: string; abortSignal?: AbortSignal; messages?: readonly unknown[] },
+) => unknown;
 type ToModelOutput = (options: { toolCallId: string; input: unknown; output: unknown }) => unknown;
 
 const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
@@ -24,17 +41,23 @@ const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
 
 /**
  * Gates every tool of an AI SDK tool set: each `execute` begins its call on
- * the session (with the SDK's `toolCallId`) before it runs and ends it when it
- * settles. A blocked call never runs: its tool result is the
+ * the session (with the SDK's `toolCallId`, and the targets, trust and
+ * state-only flag a describing classifier gives) before it runs and ends it
+ * when it settles. A blocked call never runs: its tool result is the
  * `FSMBlockedError` envelope, so the model reads what is missing. A throw is
- * a failed call and is rethrown (the SDK turns it into a tool error); an
- * abort or timeout is an unknown outcome (a write then needs verifying). After
- * a read that verifies the last write, the verification is completed, as the
- * tool loop does. Tools without `execute` and provider-executed tools are
+ * rethrown (the SDK turns it into a tool error) and ends the call by the one
+ * settle rule: an ordinary `Error` is a failure; a timeout, an abort, a cut
+ * connection or anything unclassifiable is an unknown outcome (a write then
+ * needs verifying). Only a tool its classifier declares self-verifying can
+ * verify its own write, and never with evidence found in the call's own
+ * arguments. After a read that verifies the last write, the verification is
+ * completed, as the tool loop does. With `escalate`, a call a person approved
+ * (see {@link guardToolApproval}) has its approval attested before the machine
+ * decides it again. Tools without `execute` and provider-executed tools are
  * returned unchanged. Names, schemas and types stay the same. A classifier
  * that throws or returns no tool kind makes the call a write (fail closed).
  *
- * @throws {TypeError} naming the bad option (`options.session`, `options.classify`).
+ * @throws {TypeError} naming the bad option (`options.session`, `options.classify`, `options.escalate`).
  * @example
  * const session = createSafetySession();
  * const result = await generateText({
@@ -52,9 +75,9 @@ export function guardTools<T extends Record<string, unknown>>(tools: T, options:
       `guardTools: tools: expected an object of tools, got ${tools === null ? 'null' : typeof tools}`,
     );
   }
-  const { session, classify } = parsed.data;
+  const { session, classify, escalate } = parsed.data;
   const guarded: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(name, tool, session, classify);
+  for (const [name, tool] of Object.entries(tools)) guarded[name] = guardTool(name, tool, session, classify, escalate);
   return guarded as T;
 }
 
@@ -62,7 +85,8 @@ function guardTool(
   name: string,
   tool: unknown,
   session: SafetySession,
-  classify: (toolName: string, input: unknown) => ToolKind,
+  classify: GuardToolsOptions['classify'],
+  escalate: readonly string[],
 ): unknown {
   if (typeof tool !== 'object' || tool === null) return tool;
   const t = tool as { execute?: unknown; toModelOutput?: unknown; isProviderExecuted?: unknown };
@@ -71,12 +95,13 @@ function guardTool(
   const original = t.execute as AnyExecute;
 
   const execute: AnyExecute = (input, options) => {
-    const call = { id: options.toolCallId, kind: classifyOrWrite(classify, name, input), tool: name };
-    const blocked = session.beginToolCall(call);
+    const call = describeCall(classify, options.toolCallId, name, input);
+    forgetEscalation(session, options.toolCallId); // it runs, so nobody denied it
+    const blocked = beginGated(session, call, escalate, () => approvalIn(options.messages, options.toolCallId));
     if (blocked) return blocked.toJSON(); // the tool never runs; the model reads what is missing
     const fail = (error: unknown): never => {
-      settleToolCall(session, call, { ok: false, unknown: isUnknownOutcome(error, options.abortSignal) });
-      throw error;
+      settleGated(session, call, { ok: false, error }, options.abortSignal);
+      throw rethrowable(error, name);
     };
     let result: unknown;
     try {
@@ -87,7 +112,7 @@ function guardTool(
     // The SDK checks synchronously whether a tool streams (preliminary results), so keep the shape.
     if (isAsyncIterable(result)) return streamed(result, call, session, options.abortSignal);
     return Promise.resolve(result).then((value) => {
-      settleToolCall(session, call, { ok: true, value });
+      settleGated(session, call, { ok: true, value });
       return value;
     }, fail);
   };
@@ -105,7 +130,7 @@ function guardTool(
 /** A streaming tool's outputs, passed through; the call ends with its last output (the final one). */
 async function* streamed(
   outputs: AsyncIterable<unknown>,
-  call: { id: string; kind: ToolKind },
+  call: GatedCall,
   session: SafetySession,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<unknown> {
@@ -117,13 +142,13 @@ async function* streamed(
       yield output;
     }
     settled = true;
-    settleToolCall(session, call, { ok: true, value: last });
+    settleGated(session, call, { ok: true, value: last });
   } catch (error) {
     settled = true;
-    settleToolCall(session, call, { ok: false, unknown: isUnknownOutcome(error, signal) });
-    throw error;
+    settleGated(session, call, { ok: false, error }, signal);
+    throw rethrowable(error, call.start.tool);
   } finally {
     // The consumer stopped early: the tool may still act, so the outcome is unknown.
-    if (!settled) settleToolCall(session, call, { ok: false, unknown: true });
+    if (!settled) settleGated(session, call, { ok: false, unknown: true });
   }
 }

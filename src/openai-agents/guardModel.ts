@@ -9,6 +9,7 @@ import type {
 } from '@openai/agents';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
+import { deniedText, escalationOf } from '../ai-sdk/gateCall.js';
 import { optionsError, rePromptText, SessionLike } from '../ai-sdk/shared.js';
 
 /** What {@link guardModel} accepts. */
@@ -59,7 +60,7 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
 
   const guarded: Model = {
     async getResponse(request) {
-      let call = request;
+      let call = withRejectedBlocks(session, request);
       let response: ModelResponse = await model.getResponse(call);
       for (let n = 0; n < maxRePrompts; n++) {
         if (asksForTools(response.output)) return response;
@@ -71,7 +72,7 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
       return response;
     },
     async *getStreamedResponse(request) {
-      let call = request;
+      let call = withRejectedBlocks(session, request);
       for (let n = 0; ; n++) {
         const held: StreamEvent[] = [];
         let output: AgentOutputItem[] | undefined;
@@ -91,6 +92,28 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
   };
   if (model.getRetryAdvice) guarded.getRetryAdvice = model.getRetryAdvice.bind(model);
   return guarded;
+}
+
+/**
+ * The request with each escalated call a person rejected (it never ran) shown as the block that
+ * asked, after the SDK's rejection text (see `guardedTool`'s `escalate`).
+ */
+function withRejectedBlocks(session: SafetySession, request: ModelRequest): ModelRequest {
+  if (typeof request.input === 'string') return request;
+  let changed = false;
+  const input = request.input.map((item): AgentInputItem => {
+    if (item.type !== 'function_call_result') return item;
+    const envelope = escalationOf(session, item.callId);
+    if (!envelope) return item;
+    const output: unknown = item.output;
+    const said =
+      typeof output === 'string'
+        ? output
+        : ((output as { type?: unknown; text?: unknown }).type === 'text' && (output as { text?: unknown }).text) || '';
+    changed = true;
+    return { ...item, output: { type: 'text' as const, text: deniedText(envelope, said) } };
+  });
+  return changed ? { ...request, input } : request;
 }
 
 /**

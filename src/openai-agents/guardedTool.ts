@@ -7,19 +7,36 @@ import {
   type UnknownContext,
 } from '@openai/agents';
 import { z } from 'zod';
-import type { ToolKind } from '../index.js';
-// Core helpers shared with the tool loop; not part of the root entry's API.
-import { classifyOrWrite, gateToolCall } from '../loop/gateToolCall.js';
+import {
+  beginGated,
+  ClassifyOption,
+  describeCall,
+  EscalateOption,
+  forgetEscalation,
+  probeCall,
+  rememberEscalation,
+  rethrowable,
+  settleGated,
+} from '../ai-sdk/gateCall.js';
 import { optionsError, SessionLike } from '../ai-sdk/shared.js';
+
+/** Who an attestation from an approved run interruption names as its author. */
+const AGENTS_APPROVER = 'openai-agents:approval';
 
 /** What {@link guardedTool} takes besides the tool's own options. */
 export const GuardOptions = z.strictObject({
   /** The session every call goes through. */
   session: SessionLike,
-  /** `(toolName, input) => ToolKind`; a classifier from `createClassifier` fits. */
-  classify: z.custom<(toolName: string, input: unknown) => ToolKind>((v) => typeof v === 'function', {
-    message: 'expected a function (toolName, input) => ToolKind',
-  }),
+  /**
+   * `(toolName, input) => ToolKind` or a `CallDescriptor` (`{ kind, targets?, stateOnly?, trust?, selfVerifying? }`);
+   * a classifier from `createClassifier` fits, and its `describe` is used (targets, trust, state-only, self-verifying).
+   */
+  classify: ClassifyOption,
+  /**
+   * Block reasons a person is asked about: such a call needs approval (a run interruption); approving it
+   * attests the missing evidence and the machine decides the call again; rejecting it shows the model the block.
+   */
+  escalate: EscalateOption,
 });
 export type GuardOptions = z.input<typeof GuardOptions>;
 
@@ -28,22 +45,30 @@ type Execute = (
   context?: unknown,
   details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
 ) => unknown;
+type NeedsApproval = (runContext: unknown, input: unknown, callId?: string) => Promise<boolean>;
 
 /**
  * `tool(options)` from `@openai/agents`, gated: the same options, the same
  * `FunctionTool`, with `execute` run through the session's call-lifecycle API.
- * The call begins (with the model's `callId`) after the SDK has parsed the
+ * The call begins (with the model's `callId`, and the targets, trust and
+ * state-only flag a describing classifier gives) after the SDK has parsed the
  * input, asked for approval (`needsApproval`) and run the tool's input
  * guardrails, and ends when `execute` settles. A blocked call never runs: its
  * output is the `FSMBlockedError` envelope, so the model reads what is
- * missing. A throw is a failed call and is rethrown to the SDK (whose
- * `errorFunction` words it for the model, as without the gate); an abort or
- * timeout is an unknown outcome. After a read that verifies the last write,
- * the verification is completed, as the tool loop does.
+ * missing. A throw is rethrown to the SDK (whose `errorFunction` words it for
+ * the model, as without the gate) and ends the call by the one settle rule: an
+ * ordinary `Error` is a failure; a timeout, an abort, a cut connection or
+ * anything unclassifiable is an unknown outcome. Only a tool its classifier
+ * declares self-verifying can verify its own write, never with evidence found
+ * in the call's own arguments. After a read that verifies the last write, the
+ * verification is completed, as the tool loop does. With `escalate`, a call the
+ * session would block for one of those reasons needs approval: approving the
+ * interruption (`state.approve`) attests the evidence and the machine decides
+ * the call again; rejecting it shows the model the block (with `guardModel`).
  *
- * @throws {TypeError} naming the bad option (`guard.session`, `guard.classify`).
+ * @throws {TypeError} naming the bad option (`guard.session`, `guard.classify`, `guard.escalate`).
  * @example
- * const guard = { session: createSafetySession(), classify: createClassifier(rules) };
+ * const guard = { session: createSafetySession(), classify: createClassifier(rules), escalate: ['UNVERIFIED_WRITE'] };
  * const restartVm = guardedTool(
  *   { name: 'restart_vm', description: 'Restarts a VM.', parameters: z.object({ name: z.string() }), execute: ({ name }) => api.restart(name) },
  *   guard,
@@ -57,7 +82,7 @@ export function guardedTool<
 >(options: ToolOptions<TParameters, Context, TOutputSchema>, guard: GuardOptions) {
   const parsed = GuardOptions.safeParse(guard);
   if (!parsed.success) throw optionsError('guardedTool', parsed.error, 'guard');
-  const { session, classify } = parsed.data;
+  const { session, classify, escalate } = parsed.data;
   if (typeof options !== 'object' || options === null || typeof options.execute !== 'function') {
     throw new TypeError('guardedTool: options.execute: expected a function');
   }
@@ -66,12 +91,45 @@ export function guardedTool<
   let anonymous = 0;
   const execute: Execute = async (input, context, details) => {
     const id = details?.toolCall?.callId ?? `${name}-${++anonymous}-${globalThis.crypto.randomUUID()}`;
-    const call = { id, kind: classifyOrWrite(classify, name, input), tool: name };
-    const out = await gateToolCall(session, call, () => original(input, context, details), details?.signal);
-    return out.blocked ? out.envelope : out.value;
+    const call = describeCall(classify, id, name, input);
+    forgetEscalation(session, id); // it runs, so nobody rejected it
+    const blocked = beginGated(session, call, escalate, () => approvalOf(context, name, id));
+    if (blocked) return blocked.toJSON(); // the tool never runs; the model reads what is missing
+    let value: unknown;
+    try {
+      value = await original(input, context, details);
+    } catch (error) {
+      settleGated(session, call, { ok: false, error }, details?.signal);
+      throw rethrowable(error, name);
+    }
+    settleGated(session, call, { ok: true, value });
+    return value;
   };
-  return tool<TParameters, Context, Result, TOutputSchema>({
-    ...options,
-    execute,
-  } as ToolOptions<TParameters, Context, TOutputSchema>) as FunctionTool<Context, TParameters, Result>;
+  const gated: Record<string, unknown> = { ...options, execute };
+  if (escalate.length > 0) {
+    const own = options.needsApproval as boolean | NeedsApproval | undefined;
+    const needsApproval: NeedsApproval = async (runContext, input, callId) => {
+      if (own === true || (typeof own === 'function' && (await own(runContext, input, callId)) === true)) return true;
+      if (callId === undefined) return false; // without the call's id its approval could not be told apart
+      const blocked = probeCall(session, describeCall(classify, callId, name, input).start);
+      if (!blocked || !(escalate as readonly string[]).includes(blocked.reasonCode)) return false;
+      rememberEscalation(session, callId, blocked);
+      return true;
+    };
+    gated.needsApproval = needsApproval;
+  }
+  return tool<TParameters, Context, Result, TOutputSchema>(
+    gated as unknown as ToolOptions<TParameters, Context, TOutputSchema>,
+  ) as FunctionTool<Context, TParameters, Result>;
+}
+
+/** A person's approval of this call in the run's context (`state.approve`), as an attestation. */
+function approvalOf(context: unknown, toolName: string, callId: string): { by: string } | null {
+  try {
+    const isToolApproved = (context as { isToolApproved?: unknown } | undefined)?.isToolApproved;
+    if (typeof isToolApproved !== 'function') return null;
+    return isToolApproved.call(context, { toolName, callId }) === true ? { by: AGENTS_APPROVER } : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,14 +1,20 @@
 import { tool, type ToolExecutionOptions } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { replayRecording } from 'assistant-safety';
+import { createClassifier, replayRecording } from 'assistant-safety';
 import { guardTools } from 'assistant-safety/ai-sdk';
 import { fixture } from './script.js';
 
 const opts = (toolCallId: string, abortSignal?: AbortSignal): ToolExecutionOptions<never> =>
   ({ toolCallId, messages: [], abortSignal, context: {} }) as never;
 
-function gated(execute: (input: { name: string }, o: { abortSignal?: AbortSignal }) => unknown) {
+/** restart_vm declared self-verifying: its own result may verify its write. */
+const selfVerifying = createClassifier({ tools: { restart_vm: { kind: 'write', selfVerifying: true } } });
+
+function gated(
+  execute: (input: { name: string }, o: { abortSignal?: AbortSignal }) => unknown,
+  classify?: typeof selfVerifying,
+) {
   const f = fixture();
   f.session.targetEstablished();
   const tools = guardTools(
@@ -19,7 +25,7 @@ function gated(execute: (input: { name: string }, o: { abortSignal?: AbortSignal
         execute: execute as never,
       }),
     },
-    { session: f.session, classify: f.classify },
+    { session: f.session, classify: classify ?? f.classify },
   );
   return { ...f, run: tools.restart_vm.execute! as (input: unknown, o: ToolExecutionOptions<never>) => unknown };
 }
@@ -44,7 +50,7 @@ describe('guardTools call lifecycle', () => {
     const g = gated(async function* () {
       yield { progress: 'stopping' };
       yield { progress: 'starting', verification: { ok: true } }; // the write verified itself
-    });
+    }, selfVerifying);
     const outputs = g.run({ name: 'web-01' }, opts('w1'));
     const seen: unknown[] = [];
     for await (const o of outputs as AsyncIterable<unknown>) {
