@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SafetySession } from '../index.js';
+import type { McpGatewayOptions } from './createMcpGateway.js';
+import type { AnnotationTrust } from './annotationTrust.js';
 import { createMcpGateway, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, type McpGateway } from './createMcpGateway.js';
 
 export interface HttpGatewayOptions {
@@ -19,9 +21,17 @@ export interface HttpGatewayOptions {
   createSession: (mcpSessionId: string) => SafetySession;
   rules?: unknown;
   nameVerbs?: boolean;
+  /** See {@link McpGatewayOptions.trustAnnotations}. */
+  trustAnnotations?: AnnotationTrust;
+  /** See {@link McpGatewayOptions.cancelGraceMs}. */
+  cancelGraceMs?: number;
   log?: (line: string) => void;
   /** Largest request body, bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Most MCP sessions open at once (each has a server process); an `initialize` past it gets 503. Default 16. */
+  maxSessions?: number;
+  /** An MCP session with no request for this long ends, its server process with it. Default 10 min. */
+  idleTimeoutMs?: number;
 }
 
 /** A running Streamable HTTP gateway. See {@link listenHttp}. */
@@ -74,7 +84,8 @@ const isInitialize = (body: unknown) =>
  * a bearer token and a Host check (no DNS rebinding): each MCP session (each
  * `initialize`) gets its own MCP server connection and its own safety
  * session, gated by {@link createMcpGateway}; the session ends with the
- * client's DELETE, the server's exit, or {@link HttpGateway.close}.
+ * client's DELETE, the server's exit, `idleTimeoutMs` without a request, or
+ * {@link HttpGateway.close}. At most `maxSessions` are open at once.
  *
  * @example
  * const http = await listenHttp({
@@ -89,7 +100,24 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   const token = options.token ?? randomBytes(32).toString('hex');
   const log = options.log ?? (() => undefined);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 16;
+  const idleMs = options.idleTimeoutMs ?? 10 * 60_000;
   const gateways = new Map<string, McpGateway>();
+  /** When each session last got a request. */
+  const lastSeen = new Map<string, number>();
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, at] of lastSeen) {
+        if (now - at < idleMs) continue;
+        lastSeen.delete(id);
+        log(`session ${id}: idle for ${idleMs} ms: closing it`);
+        void gateways.get(id)?.close();
+      }
+    },
+    Math.max(50, Math.min(idleMs / 4, 30_000)),
+  );
+  sweep.unref();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts = new Set<string>();
 
@@ -112,6 +140,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     if (typeof sessionId === 'string') {
       const transport = transports.get(sessionId);
       if (!transport) return jsonError(res, 404, JSONRPC_INVALID_REQUEST, 'no such MCP session');
+      if (lastSeen.has(sessionId)) lastSeen.set(sessionId, Date.now());
       return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST')
@@ -132,6 +161,13 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
         'no MCP session: send initialize first (without mcp-session-id)',
       );
 
+    if (gateways.size >= maxSessions)
+      return jsonError(
+        res,
+        503,
+        JSONRPC_INVALID_REQUEST,
+        `too many MCP sessions open (${maxSessions}): close one (DELETE) or wait for one to end`,
+      );
     // A new MCP session: its own server connection and safety session.
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({
@@ -144,18 +180,23 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       session: options.createSession(id),
       ...(options.rules !== undefined && { rules: options.rules }),
       ...(options.nameVerbs && { nameVerbs: true }),
+      ...(options.trustAnnotations !== undefined && { trustAnnotations: options.trustAnnotations }),
+      ...(options.cancelGraceMs !== undefined && { cancelGraceMs: options.cancelGraceMs }),
       log: (line) => log(`session ${id}: ${line}`),
-    });
+    } satisfies McpGatewayOptions);
     gateways.set(id, gateway);
+    lastSeen.set(id, Date.now());
     void gateway.closed.then((exit) => {
       gateways.delete(id);
       transports.delete(id);
+      lastSeen.delete(id);
       log(`session ${id} ended: ${exit.reason}`);
     });
     try {
       await gateway.start();
     } catch (e) {
       gateways.delete(id);
+      lastSeen.delete(id);
       await gateway.close();
       return jsonError(res, 502, -32603, `the MCP server could not start: ${(e as Error).message}`);
     }
@@ -174,6 +215,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     token,
     gateways,
     async close() {
+      clearInterval(sweep);
       await Promise.allSettled([...gateways.values()].map((g) => g.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
