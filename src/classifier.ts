@@ -125,6 +125,16 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
   if (issue.code === 'invalid_value' && ToolKind.options.every((k) => issue.values.includes(k))) {
     return { code, path, message: `expected a tool kind (one of ${KIND_LIST}), got ${got}` };
   }
+  if (issue.code === 'unrecognized_keys') {
+    // Name what may go there: the keys of the object the stray key sits in.
+    const shape =
+      issue.path.length === 0
+        ? ClassifierRules.shape
+        : issue.path.length === 2 && issue.path[0] === 'tools'
+          ? ArgumentRule.shape
+          : undefined;
+    if (shape) return { code, path, message: `${issue.message} (allowed: ${Object.keys(shape).join(', ')})` };
+  }
   return { code, path, message: issue.message };
 }
 
