@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -58,6 +59,37 @@ function idOfTruncated(head: string, tail: string): RequestId | undefined {
   }
 }
 
+const HAS_PROC = process.platform === 'linux' && existsSync('/proc/self/stat');
+
+/**
+ * Whether any process of group `pgid` still runs. A zombie does not count: it has ended, and
+ * in a container whose init does not reap orphans it may stay a zombie for good. Without
+ * `/proc`, asks the kernel (zombies then count until reaped).
+ */
+function groupRuns(pgid: number): boolean {
+  if (!HAS_PROC) {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
 /**
  * The transport to an MCP server run as a child process over stdio
  * (newline-delimited JSON-RPC), built for a gateway that must leave nothing
@@ -96,12 +128,12 @@ export function spawnMcpServer(
   let closedOnce = false;
 
   /** Signals the server's whole process group; false when nothing of it is left. */
-  const signalGroup = (signal: NodeJS.Signals | 0): boolean => {
+  const signalGroup = (signal: NodeJS.Signals): boolean => {
     const pid = child?.pid;
     if (pid === undefined) return false;
     try {
       if (groups) process.kill(-pid, signal);
-      else if (child!.exitCode === null && child!.signalCode === null) child!.kill(signal === 0 ? undefined : signal);
+      else if (child!.exitCode === null && child!.signalCode === null) child!.kill(signal);
       else return false;
       return true;
     } catch {
@@ -110,10 +142,15 @@ export function spawnMcpServer(
   };
   /** The gateway is exiting (even by process.exit or a crash): nothing of the server may outlive it. */
   const onProcessExit = () => void signalGroup('SIGKILL');
-  const gone = () => !signalGroup(0);
+  const gone = () => {
+    const pid = child?.pid;
+    if (pid === undefined) return true;
+    if (!groups) return child!.exitCode !== null || child!.signalCode !== null;
+    return !groupRuns(pid);
+  };
   const waitGone = async (ms: number) => {
     const end = Date.now() + ms;
-    while (!gone() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    while (!gone() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
     return gone();
   };
   /** stdin closed, SIGTERM after the grace period, SIGKILL after another. */
