@@ -212,6 +212,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const own = new Map<string, (message: JSONRPCMessage) => void>();
   const ownPrefix = `assistant-safety-gateway:${globalThis.crypto.randomUUID()}:`;
   let ownSeq = 0;
+  let reuses = 0;
   let serverHasTools = true;
   /** The declarations are a full listing, not outdated by a list_changed. */
   let listFresh = false;
@@ -401,7 +402,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     const tracked = pending.get(key)!;
     const args = params?.arguments;
     const kind = explainNow(name, args).kind;
-    const callId = String(request.id);
+    // A reused id of a cancelled call the session may still hold gets a call id of its own.
+    const reused = held.has(key) || retired.has(key);
+    const callId = reused ? `${String(request.id)}~${++reuses}` : String(request.id);
     let blocked;
     try {
       blocked = session.beginToolCall({ id: callId, kind, tool: name });
@@ -422,7 +425,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       return;
     }
     const call: GatedCall = { callId, tool: name, kind, ended: false };
-    if (held.has(key) || retired.has(key)) {
+    if (reused) {
       // The server may still answer the cancelled call of this id: this one cannot be told apart.
       untrack(request.id);
       end(call, false);
