@@ -30,9 +30,11 @@ function argsFromDocs(dir: string, rules?: unknown): string[] {
     mcpServers: Record<string, { command: string; args: string[] }>;
   };
   const [entry] = Object.values(config.mcpServers);
-  expect(entry!.command).toBe('npx');
+  // node and the installed bin script by absolute paths (test/mcp/mcpConfig.test.ts holds them to mcp-config's output).
+  expect(entry!.command).toBe('/usr/local/bin/node');
   const args = [...entry!.args];
-  expect(args.slice(0, 2)).toEqual(['assistant-safety', 'mcp-gateway']);
+  expect(args[0]).toMatch(/^\/.*\/assistant-safety\/dist\/src\/cli\/bin\.js$/);
+  expect(args[1]).toBe('mcp-gateway');
   const dashes = args.indexOf('--');
   const options = args.slice(1, dashes);
   const at = (flag: string) => options.indexOf(flag) + 1;
