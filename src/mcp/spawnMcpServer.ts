@@ -121,7 +121,6 @@ export function spawnMcpServer(
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const groups = process.platform !== 'win32';
   let child: ChildProcess | undefined;
-  let buffer: Buffer | undefined;
   /** Inside an over-long line: its first and (so far) last bytes. */
   let skipping: { head: string; tail: Buffer } | undefined;
   let closing: Promise<void> | undefined;
@@ -210,28 +209,42 @@ export function spawnMcpServer(
     return joined.subarray(Math.max(0, joined.length - 512));
   };
 
+  /** The start of the current line, in pieces (joined once its newline comes: no quadratic copying). */
+  let parts: Buffer[] = [];
+  let partsBytes = 0;
   const onData = (chunk: Buffer) => {
-    let data = buffer ? Buffer.concat([buffer, chunk]) : chunk;
-    buffer = undefined;
     let start = 0;
-    for (let nl = data.indexOf(10, start); nl !== -1; nl = data.indexOf(10, start)) {
-      if (skipping) {
-        skipping.tail = keepTail(skipping.tail, data.subarray(start, nl));
-        endOverLong();
-      } else handleLine(data.toString('utf8', start, nl).replace(/\r$/, ''));
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
       start = nl + 1;
+      if (skipping) {
+        skipping.tail = keepTail(skipping.tail, piece);
+        endOverLong();
+        continue;
+      }
+      const line = partsBytes === 0 ? piece : Buffer.concat([...parts, piece]);
+      parts = [];
+      partsBytes = 0;
+      if (line.length > maxLineBytes) {
+        skipping = { head: line.toString('utf8', 0, 512), tail: line.subarray(Math.max(512, line.length - 512)) };
+        endOverLong();
+      } else handleLine(line.toString('utf8').replace(/\r$/, ''));
     }
-    data = data.subarray(start);
+    const rest = chunk.subarray(start);
+    if (rest.length === 0) return;
     if (skipping) {
-      skipping.tail = keepTail(skipping.tail, data);
+      skipping.tail = keepTail(skipping.tail, rest);
       return;
     }
-    if (data.length > maxLineBytes) {
-      skipping = { head: data.toString('utf8', 0, 512), tail: Buffer.alloc(0) };
-      skipping.tail = keepTail(skipping.tail, data.subarray(512));
-      return;
+    parts.push(rest);
+    partsBytes += rest.length;
+    if (partsBytes > maxLineBytes) {
+      // Over the limit and no end in sight: keep only its first and last bytes from here on.
+      const joined = Buffer.concat(parts);
+      skipping = { head: joined.toString('utf8', 0, 512), tail: joined.subarray(Math.max(512, joined.length - 512)) };
+      parts = [];
+      partsBytes = 0;
     }
-    if (data.length > 0) buffer = data;
   };
 
   const transport: McpServerProcess = {
