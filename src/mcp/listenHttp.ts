@@ -5,7 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SafetySession } from '../index.js';
 import type { McpGatewayOptions } from './createMcpGateway.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AnnotationTrust } from './annotationTrust.js';
+import { createStatelessUpstream, type StatelessUpstream } from './statelessUpstream.js';
 import { createMcpGateway, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, type McpGateway } from './createMcpGateway.js';
 
 export interface HttpGatewayOptions {
@@ -103,13 +105,24 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   const maxSessions = options.maxSessions ?? 16;
   const idleMs = options.idleTimeoutMs ?? 10 * 60_000;
   const gateways = new Map<string, McpGateway>();
-  /** When each session last got a request. */
+  /** When each session last got or finished a request. */
   const lastSeen = new Map<string, number>();
+  /** POSTs still open per session: a session waiting on its server is not idle. */
+  const busy = new Map<string, number>();
+  /** Counts a POST of session `id` as open until its response ends. */
+  const hold = (id: string, req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return;
+    busy.set(id, (busy.get(id) ?? 0) + 1);
+    res.once('close', () => {
+      busy.set(id, (busy.get(id) ?? 1) - 1);
+      if (lastSeen.has(id)) lastSeen.set(id, Date.now());
+    });
+  };
   const sweep = setInterval(
     () => {
       const now = Date.now();
       for (const [id, at] of lastSeen) {
-        if (now - at < idleMs) continue;
+        if (now - at < idleMs || (busy.get(id) ?? 0) > 0) continue;
         lastSeen.delete(id);
         log(`session ${id}: idle for ${idleMs} ms: closing it`);
         void gateways.get(id)?.close();
@@ -141,6 +154,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       const transport = transports.get(sessionId);
       if (!transport) return jsonError(res, 404, JSONRPC_INVALID_REQUEST, 'no such MCP session');
       if (lastSeen.has(sessionId)) lastSeen.set(sessionId, Date.now());
+      hold(sessionId, req, res);
       return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST')
@@ -153,13 +167,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     } catch (e) {
       return jsonError(res, 400, JSONRPC_PARSE_ERROR, `Parse error: ${(e as Error).message}`);
     }
-    if (!isInitialize(body))
-      return jsonError(
-        res,
-        400,
-        JSONRPC_INVALID_REQUEST,
-        'no MCP session: send initialize first (without mcp-session-id)',
-      );
+    // No session named and no initialize: a stateless client.
+    if (!isInitialize(body)) return handleStateless(req, res, body);
 
     if (gateways.size >= maxSessions)
       return jsonError(
@@ -174,8 +183,16 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       sessionIdGenerator: () => id,
       onsessioninitialized: (sid) => void transports.set(sid, transport),
     });
+    hold(id, req, res);
+    const started = await open(id, transport);
+    if (typeof started === 'string') return jsonError(res, 502, -32603, started);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Starts a gateway session (server and safety session) under `id`; a string says why it could not. */
+  async function open(id: string, upstream: Transport): Promise<McpGateway | string> {
     const gateway = createMcpGateway({
-      upstream: transport,
+      upstream,
       downstream: options.connectServer(),
       session: options.createSession(id),
       ...(options.rules !== undefined && { rules: options.rules }),
@@ -190,6 +207,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       gateways.delete(id);
       transports.delete(id);
       lastSeen.delete(id);
+      busy.delete(id);
+      if (stateless?.id === id) stateless = undefined;
       log(`session ${id} ended: ${exit.reason}`);
     });
     try {
@@ -198,10 +217,45 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       gateways.delete(id);
       lastSeen.delete(id);
       await gateway.close();
-      return jsonError(res, 502, -32603, `the MCP server could not start: ${(e as Error).message}`);
+      return `the MCP server could not start: ${(e as Error).message}`;
     }
     log(`session ${id} started`);
-    await transport.handleRequest(req, res, body);
+    return gateway;
+  }
+
+  /** Requests that name no MCP session (stateless clients) share one gateway session. */
+  let stateless: { id: string; upstream: StatelessUpstream; ready: Promise<McpGateway | string> } | undefined;
+  async function handleStateless(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    const messages: JSONRPCMessage[] = [];
+    for (const [i, item] of (Array.isArray(body) ? body : [body]).entries()) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success)
+        return jsonError(res, 400, JSONRPC_INVALID_REQUEST, `Invalid Request: message ${i} is not a JSON-RPC message`);
+      messages.push(parsed.data);
+    }
+    if (!stateless) {
+      if (gateways.size >= maxSessions)
+        return jsonError(res, 503, JSONRPC_INVALID_REQUEST, `too many MCP sessions open (${maxSessions})`);
+      const id = `stateless-${randomUUID()}`;
+      const upstream = createStatelessUpstream();
+      stateless = { id, upstream, ready: open(id, upstream) };
+    }
+    const { id, upstream, ready } = stateless;
+    const gateway = await ready;
+    if (typeof gateway === 'string') {
+      if (stateless?.id === id) stateless = undefined;
+      return jsonError(res, 502, -32603, gateway);
+    }
+    lastSeen.set(id, Date.now());
+    hold(id, req, res);
+    const version = req.headers['mcp-protocol-version'];
+    const answers = await upstream.handle(messages, typeof version === 'string' ? version : undefined);
+    if (answers.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
   }
 
   await new Promise<void>((resolve, reject) => {
