@@ -73,7 +73,7 @@ export function serverOf(
 }
 
 /** The hint for a server given without `--` (`mcp-gateway npx -y srv`). */
-export function forgotDashes(argv: readonly string[], first: string, name: string): string {
+function forgotDashes(argv: readonly string[], first: string, name: string): string {
   const at = argv.indexOf(first);
   const options = argv.slice(0, Math.max(at, 0));
   const server = argv.slice(Math.max(at, 0));
