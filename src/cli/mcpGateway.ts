@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { ClassifierRulesError, createClassifier } from '../classifier.js';
 import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.js';
 import type { SessionRecorder } from '../RecordingEntry.js';
-import { createSafetySession } from '../SafetySession.js';
+import { createSafetySession, type SafetySessionOptions } from '../SafetySession.js';
+import { BlockReasonCode } from '../toolKind.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
@@ -99,6 +100,7 @@ export const mcpGatewayCommand: Command = {
   summary: 'serve an MCP server over stdio with every tool call gated by the safety machine',
   usage: `assistant-safety mcp-gateway [--rules FILE] [--name-verbs] [--trust-annotations all|destructive-only|none]
                                      [--record FILE] [--live URL] [--cancel-grace-ms MS]
+                                     [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                      [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
                                      -- COMMAND [ARGS...]
 assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
@@ -128,6 +130,13 @@ definition changes later is a write (unless a rule names it).
   --cancel-grace-ms MS
                   how long a write the client cancelled stays in flight while the server
                   has not answered (default 30000); then its outcome is unknown
+  --targets bind  a write may only touch targets a read or discovery validated (the rules
+                  name each tool's target arguments; docs/targets.md); default ignore
+  --shadow        shadow mode: nothing is blocked; what would have been is recorded
+  --escalate CODE,...
+                  block reasons to put to the person behind the client (MCP elicitation,
+                  when the client supports it), e.g. NO_VALIDATED_TARGET,TARGET_NOT_VALIDATED:
+                  an accept attests the missing evidence and the call is asked again
   --server-command COMMAND, --server-arg ARG
                   the server without --, for tools that keep -- for themselves
   --record FILE   append the session's recording (JSON Lines) to FILE
@@ -157,6 +166,9 @@ the server could not start.`,
           'name-verbs': { type: 'boolean' },
           'trust-annotations': { type: 'string' },
           'cancel-grace-ms': { type: 'string' },
+          targets: { type: 'string' },
+          shadow: { type: 'boolean' },
+          escalate: { type: 'string' },
           'server-command': { type: 'string' },
           'server-arg': { type: 'string', multiple: true },
           record: { type: 'string' },
@@ -181,6 +193,13 @@ the server could not start.`,
     const [command, ...args] = serverOf(argv, split, values, positionals, 'mcp-gateway');
     const trustAnnotations = annotationTrustOf(values['trust-annotations']);
     const cancelGraceMs = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
+    if (values.targets !== undefined && values.targets !== 'ignore' && values.targets !== 'bind')
+      throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
+    const sessionOptions: SafetySessionOptions = {
+      ...(values.targets === 'bind' && { targets: 'bind' as const }),
+      ...(values.shadow && { mode: 'shadow' as const }),
+    };
+    const escalate = escalateOf(values.escalate);
     const maxSessions = numberOption(values['max-sessions'], '--max-sessions');
     const idleTimeoutMs = numberOption(values['idle-timeout-ms'], '--idle-timeout-ms');
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
@@ -238,7 +257,8 @@ the server could not start.`,
           ...listen,
           ...(values.token !== undefined && { token: values.token }),
           connectServer: () => mcp.spawnMcpServer(command!, args),
-          createSession: (id) => createSafetySession({ id, ...(recorder && { recorder }) }),
+          createSession: (id) => createSafetySession({ id, ...sessionOptions, ...(recorder && { recorder }) }),
+          ...(escalate.length && { escalate }),
           ...(rules !== undefined && { rules }),
           ...(values['name-verbs'] && { nameVerbs: true }),
           trustAnnotations,
@@ -259,7 +279,7 @@ the server could not start.`,
       setTimeout(() => process.exit(0), 2000).unref();
       return 0;
     }
-    const session = createSafetySession(recorder ? { recorder } : {});
+    const session = createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
       downstream: mcp.spawnMcpServer(command!, args),
@@ -268,6 +288,7 @@ the server could not start.`,
       ...(values['name-verbs'] && { nameVerbs: true }),
       trustAnnotations,
       ...(cancelGraceMs !== undefined && { cancelGraceMs }),
+      ...(escalate.length && { escalate }),
       log,
     });
     const stop = () => void gateway.close();
@@ -326,4 +347,14 @@ export function numberOption(value: string | undefined, flag: string): number | 
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number, got "${value}"`);
   return Number(value);
+}
+
+/** `--escalate CODE,...`, checked against the block reason codes. */
+function escalateOf(value: string | undefined): BlockReasonCode[] {
+  if (value === undefined) return [];
+  const codes = value.split(',').map((c) => c.trim()).filter(Boolean);
+  for (const code of codes)
+    if (!(BlockReasonCode.options as readonly string[]).includes(code))
+      throw new UsageError(`--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`);
+  return codes as BlockReasonCode[];
 }

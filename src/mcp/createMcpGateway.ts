@@ -7,12 +7,16 @@ import {
   finishToolCall,
   hasVerificationEvidence,
   SafetyInputError,
+  settleToolCall,
   TOOL_KINDS,
+  type BlockReasonCode,
+  type FSMBlockedError,
   type SafetySession,
   type SessionRecorder,
   type ToolClassifier,
   type ToolKind,
 } from '../index.js';
+import type { CallDescriptor } from '../classifier.js';
 import { withAnnotationTrust, type AnnotationTrust } from './annotationTrust.js';
 import { isTooLarge } from './spawnMcpServer.js';
 
@@ -57,6 +61,16 @@ export interface McpGatewayOptions {
    * unknown: it must be verified. Default 30 s.
    */
   cancelGraceMs?: number;
+  /**
+   * Block reasons to put to the person behind the client (MCP elicitation), e.g.
+   * `['NO_VALIDATED_TARGET', 'TARGET_NOT_VALIDATED']`: when the client declared the elicitation
+   * capability, such a block becomes a question naming the tool, its targets and what is missing;
+   * an accept attests the missing evidence (`session.attest(block, { by: 'mcp-client' })`) and the
+   * gate is asked again. Otherwise, or on a decline, the client gets the blocked result. Default none.
+   */
+  escalate?: readonly BlockReasonCode[];
+  /** How long an escalation waits for the client's answer before the call stays blocked. Default 5 min. */
+  escalationTimeoutMs?: number;
 }
 
 /** A tool whose definition changed after the gateway pinned it. */
@@ -98,7 +112,13 @@ interface GatedCall {
   tool: string;
   kind: ToolKind;
   ended: boolean;
+  /** Declared self-verifying by a rule: only then may its own result verify it. */
+  selfVerifying?: true;
+  args?: unknown;
 }
+
+/** What the gateway decides of a call before it runs: the kind and what the gate takes with it. */
+type Explained = CallDescriptor & { rule: string; detail: string };
 
 interface Pending {
   method: string;
@@ -146,14 +166,15 @@ const pinOf = (tool: Record<string, unknown>): Pin => ({
   raw: tool.annotations,
 });
 
-/** Whether a tool result carries verification evidence, in `structuredContent` or in a text item. */
-function resultVerifies(result: Record<string, unknown>): boolean {
-  if (hasVerificationEvidence(result.structuredContent)) return true;
+/** The part of a tool result that carries verification evidence (`structuredContent` or a text item), if any. */
+function evidenceOf(result: Record<string, unknown>): unknown {
+  if (hasVerificationEvidence(result.structuredContent)) return result.structuredContent;
   const content = Array.isArray(result.content) ? result.content : [];
-  return content.some((item) => {
+  for (const item of content) {
     const o = asObject(item);
-    return o?.type === 'text' && typeof o.text === 'string' && hasVerificationEvidence(o.text);
-  });
+    if (o?.type === 'text' && typeof o.text === 'string' && hasVerificationEvidence(o.text)) return o.text;
+  }
+  return undefined;
 }
 
 /**
@@ -357,17 +378,76 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return (TOOL_KINDS as readonly unknown[]).includes(kind) ? (kind as ToolKind) : 'write';
   };
 
-  function explainNow(name: string, args?: unknown): { kind: ToolKind; rule: string; detail: string } {
-    const base = options.classify
-      ? { kind: classify(name, args), rule: 'classify', detail: 'the classify option' }
-      : classifier.explain(name, args);
+  function explainNow(name: string, args?: unknown): Explained {
+    let base: Explained;
+    if (options.classify) base = { kind: classify(name, args), rule: 'classify', detail: 'the classify option' };
+    else {
+      const { tool: _tool, ...explained } = classifier.explain(name, args);
+      base = explained;
+    }
+    // MCP's openWorldHint: the tool's output is open-world content (the web, mail): seen, never validated.
+    const openWorld = asObject(pins.get(name)?.raw)?.openWorldHint === true;
+    if (openWorld && base.trust === undefined) base = { ...base, trust: 'untrusted' };
     const change = changed.get(name);
     if (!change || base.rule === 'rules') return base;
+    const { selfVerifying: _selfVerifying, ...rest } = base;
     return {
+      ...rest,
       kind: 'write',
       rule: 'pinned',
       detail: `pinned: its ${change.changed.join(' and ')} changed after it was pinned, so write (fail closed; a rule can name it)`,
     };
+  }
+
+  /** Whether the client said, at initialize, that it can answer elicitation requests. */
+  let clientElicits = false;
+  const escalate = new Set<string>(options.escalate ?? []);
+  const escalationTimeoutMs = options.escalationTimeoutMs ?? 5 * 60_000;
+
+  /** Asks the client's user (MCP elicitation) to attest what `block` says is missing; true when attested. */
+  async function escalateBlock(block: FSMBlockedError, request: JSONRPCRequest, name: string): Promise<boolean> {
+    const targets = block.targets?.length ? ` on ${block.targets.join(', ')}` : '';
+    const missing =
+      block.required === 'validated_target'
+        ? `no validated target${targets}: nothing in this session has looked it up`
+        : 'the last write has not been verified';
+    const id = `${ownPrefix}${ownSeq++}`;
+    const answer = await new Promise<JSONRPCMessage | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        fromClient.delete(id);
+        resolve(undefined);
+      }, escalationTimeoutMs);
+      fromClient.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      void sendUp(
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'elicitation/create',
+          params: {
+            message: `The agent wants to run the tool "${name}"${targets}, and the safety gate blocked it (${block.reasonCode}): ${missing}. Attest that it is right to go ahead?`,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                attest: {
+                  type: 'boolean',
+                  title: 'Attest',
+                  description: `I vouch for what is missing (${block.required}) and let "${name}" run`,
+                },
+              },
+              required: ['attest'],
+            },
+          },
+        },
+        request.id,
+      );
+    });
+    const result = answer && 'result' in answer ? asObject(answer.result) : undefined;
+    const accepted = result?.action === 'accept' && asObject(result.content)?.attest === true;
+    log(`escalated ${name} (${block.reasonCode}): ${accepted ? 'attested by the client' : 'not attested'}`);
+    return accepted && session.attest(block, { by: 'mcp-client' });
   }
 
   const blockedResult = (declaration: ToolDeclaration | undefined, envelope: object) => ({
@@ -401,13 +481,30 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     if (finished || !pending.has(key)) return;
     const tracked = pending.get(key)!;
     const args = params?.arguments;
-    const kind = explainNow(name, args).kind;
+    const described = explainNow(name, args);
+    const kind = described.kind;
     // A reused id of a cancelled call the session may still hold gets a call id of its own.
     const reused = held.has(key) || retired.has(key);
     const callId = reused ? `${String(request.id)}~${++reuses}` : String(request.id);
+    const start = {
+      id: callId,
+      kind,
+      tool: name,
+      ...(described.targets && { targets: described.targets }),
+      ...(described.stateOnly && { stateOnly: true }),
+      ...(described.trust && { trust: described.trust }),
+    };
     let blocked;
     try {
-      blocked = session.beginToolCall({ id: callId, kind, tool: name });
+      blocked = session.beginToolCall(start);
+      if (blocked && clientElicits && escalate.has(blocked.reasonCode)) {
+        // A person may supply the missing evidence; the gate then decides the call again.
+        if (await escalateBlock(blocked, request, name)) blocked = session.beginToolCall(start);
+        if (finished || !pending.has(key)) {
+          if (!blocked) end({ callId, tool: name, kind, ended: false }, false);
+          return;
+        }
+      }
     } catch (e) {
       if (!(e instanceof SafetyInputError)) throw e;
       untrack(request.id);
@@ -424,7 +521,14 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       });
       return;
     }
-    const call: GatedCall = { callId, tool: name, kind, ended: false };
+    const call: GatedCall = {
+      callId,
+      tool: name,
+      kind,
+      ended: false,
+      args,
+      ...(described.selfVerifying && { selfVerifying: true as const }),
+    };
     if (reused) {
       // The server may still answer the cancelled call of this id: this one cannot be told apart.
       untrack(request.id);
@@ -474,8 +578,24 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   function endByAnswer(call: GatedCall, message: JSONRPCMessage) {
     if ('result' in message) {
       const result = asObject(message.result) ?? {};
-      const ok = result.isError !== true;
-      end(call, ok, { verified: ok && call.kind === 'write' && resultVerifies(result) });
+      if (result.isError === true || call.ended) return end(call, false);
+      call.ended = true;
+      try {
+        // The tool loop's rule: only a tool declared self-verifying verifies itself, and never with
+        // evidence its own arguments carry.
+        settleToolCall(
+          session,
+          {
+            id: call.callId,
+            kind: call.kind,
+            args: call.args,
+            ...(call.selfVerifying && { selfVerifying: true }),
+          },
+          { ok: true, value: evidenceOf(result) ?? result },
+        );
+      } catch (e) {
+        log(`could not end ${call.tool} on the session: ${(e as Error).message}`);
+      }
     } else if ('error' in message && isTooLarge(message.error)) {
       // The server answered, with more than could be read: whatever it did is not known.
       endUnknown(call);
@@ -521,8 +641,19 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return entry;
   };
 
+  /** Answers the client gives to the gateway's own requests (elicitation), by id. */
+  const fromClient = new Map<string, (message: JSONRPCMessage) => void>();
+
   upstream.onmessage = (message: JSONRPCMessage) => {
     if (finished) return;
+    if (!('method' in message) && typeof message.id === 'string' && message.id.startsWith(ownPrefix)) {
+      const answer = fromClient.get(message.id);
+      fromClient.delete(message.id);
+      answer?.(message);
+      return;
+    }
+    if (isRequest(message) && message.method === 'initialize')
+      clientElicits = asObject(asObject(asObject(message.params)?.capabilities)?.elicitation) !== undefined;
     if (isRequest(message)) {
       const key = keyOf(message.id);
       if (pending.has(key)) {
@@ -656,9 +787,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       );
     }
     pending.clear();
-    for (const [, answer] of own)
+    for (const [, answer] of [...own, ...fromClient])
       answer({ jsonrpc: '2.0', id: 0, error: { code: JSONRPC_CONNECTION_CLOSED, message: 'closed' } });
     own.clear();
+    fromClient.clear();
     await Promise.allSettled([
       reason === 'client-closed' ? Promise.resolve() : upstream.close(),
       reason === 'server-closed' ? Promise.resolve() : downstream.close(),

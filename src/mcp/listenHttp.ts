@@ -27,6 +27,8 @@ export interface HttpGatewayOptions {
   trustAnnotations?: AnnotationTrust;
   /** See {@link McpGatewayOptions.cancelGraceMs}. */
   cancelGraceMs?: number;
+  /** See {@link McpGatewayOptions.escalate}. */
+  escalate?: McpGatewayOptions['escalate'];
   log?: (line: string) => void;
   /** Largest request body, bytes. Default 4 MiB. */
   maxBodyBytes?: number;
@@ -199,6 +201,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       ...(options.nameVerbs && { nameVerbs: true }),
       ...(options.trustAnnotations !== undefined && { trustAnnotations: options.trustAnnotations }),
       ...(options.cancelGraceMs !== undefined && { cancelGraceMs: options.cancelGraceMs }),
+      ...(options.escalate !== undefined && { escalate: options.escalate }),
       log: (line) => log(`session ${id}: ${line}`),
     } satisfies McpGatewayOptions);
     gateways.set(id, gateway);

@@ -16,13 +16,16 @@ async function run(args: string[]) {
 const CASES: Array<[unknown, string]> = [
   [
     { tools: { lookup_host: 'reed' } },
-    'tools.lookup_host: expected a tool kind (one of resolve, read, write, user_input) or an argument rule, got "reed"',
+    'tools.lookup_host: expected a tool kind (one of resolve, read, write, user_input), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying? } or an argument rule { arg, values, default }, got "reed"',
   ],
   [
     { tools: { vm: { arg: 'action', values: { status: 'reed' }, default: 'write' } } },
     'tools.vm.values.status: expected a tool kind (one of resolve, read, write, user_input), got "reed"',
   ],
-  [{ tool: {} }, '(root): Unrecognized key: "tool" (allowed: tools, verbArgs, verbs)'],
+  [
+    { tools: { vm: { kind: 'write', target: ['vm_id'] } } },
+    'tools.vm: Unrecognized key: "target": not a rule field (allowed: kind, arg, values, default, missing, targets, prefix, trust, stateOnly, selfVerifying)',
+  ],
 ];
 
 describe('a rules file with a mistake', () => {
