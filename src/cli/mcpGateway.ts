@@ -352,9 +352,14 @@ export function numberOption(value: string | undefined, flag: string): number | 
 /** `--escalate CODE,...`, checked against the block reason codes. */
 function escalateOf(value: string | undefined): BlockReasonCode[] {
   if (value === undefined) return [];
-  const codes = value.split(',').map((c) => c.trim()).filter(Boolean);
+  const codes = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
   for (const code of codes)
     if (!(BlockReasonCode.options as readonly string[]).includes(code))
-      throw new UsageError(`--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`);
+      throw new UsageError(
+        `--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`,
+      );
   return codes as BlockReasonCode[];
 }
