@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { formatPath } from '../MachineDefinition.js';
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './createMcpGateway.js';
 
 export interface StdioServerTransportOptions {
@@ -119,7 +120,7 @@ export function createStdioServerTransport(
       typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
     const id = typeof o.id === 'string' || (typeof o.id === 'number' && Number.isInteger(o.id)) ? o.id : undefined;
     const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length ? ` at ${issue.path.join('.')}` : '';
+    const where = issue && issue.path.length ? ` at ${formatPath(issue.path)}` : '';
     // A malformed notification has no id to answer; anything else gets the error.
     if (typeof o.method === 'string' && id === undefined && !('id' in o)) {
       transport.onerror?.(new Error(`Invalid notification ${o.method}${where}: ${issue?.message ?? 'malformed'}`));
