@@ -1,6 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpGateway, type AnnotationTrust } from 'assistant-safety/mcp';
 import { main } from '../../src/cli/main.js';
 import { tempDir } from './helpers.js';
 
@@ -109,5 +113,38 @@ describe('--trust-annotations', () => {
     const { code, err } = await run(['classify', join(dir, 'tools.json'), '--trust-annotations', 'some']);
     expect(code).toBe(2);
     expect(err).toContain('--trust-annotations: expected one of all, destructive-only, none, got "some"');
+  });
+});
+
+describe('--trust-annotations in the gateway', () => {
+  it.each([
+    ['all', { read_file: 'read', write_file: 'write', lookup_host: 'read' }],
+    ['destructive-only', { read_file: 'write', write_file: 'write', lookup_host: 'read' }],
+    ['none', { read_file: 'write', write_file: 'write', lookup_host: 'read' }],
+  ] as const)("%s: classifies the server's tools as the classify command does", async (trust, expected) => {
+    const server = new McpServer({ name: 'trust', version: '1.0.0' });
+    for (const tool of TOOLS.tools)
+      server.registerTool(tool.name, { ...(tool.annotations && { annotations: tool.annotations }) }, async () => ({
+        content: [{ type: 'text', text: 'ok' }],
+      }));
+    const [serverSide, downstream] = InMemoryTransport.createLinkedPair();
+    const [upstream, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const logs: string[] = [];
+    const gateway = createMcpGateway({
+      upstream,
+      downstream,
+      rules: { tools: { lookup_host: 'read' } },
+      trustAnnotations: trust as AnnotationTrust,
+      log: (l) => logs.push(l),
+    });
+    await gateway.start();
+    const client = new Client({ name: 'trust-test', version: '1.0.0' });
+    await client.connect(clientSide);
+    await client.callTool({ name: 'lookup_host', arguments: {} });
+    expect(Object.fromEntries(Object.keys(expected).map((t) => [t, gateway.explain(t).kind]))).toEqual(expected);
+    const missing = logs.filter((l) => l.includes('has no rules entry'));
+    expect(missing).toHaveLength(trust === 'none' ? 4 : 0);
+    await client.close();
   });
 });
