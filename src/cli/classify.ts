@@ -3,7 +3,21 @@ import { parseArgs } from 'node:util';
 import { classifyFromTools, ToolDeclarationError, type Classification } from '../classify/index.js';
 import { ClassifierRulesError } from '../classifier.js';
 import { UsageError, type Command } from './Command.js';
-import { importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';
+import { withAnnotationTrust, type AnnotationTrust } from '../mcp/annotationTrust.js';
+import { annotationTrustOf, importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';
+
+/** The tool list with each tool's annotations as far as `trust` believes them (any of the list shapes). */
+function trusted(list: unknown, trust: AnnotationTrust): unknown {
+  if (trust === 'all' || typeof list !== 'object' || list === null) return list;
+  const one = (tool: unknown) =>
+    typeof tool === 'object' && tool !== null && !Array.isArray(tool)
+      ? withAnnotationTrust(tool as { annotations?: unknown }, trust)
+      : tool;
+  if (Array.isArray(list)) return list.map(one);
+  const tools = (list as { tools?: unknown }).tools;
+  if (Array.isArray(tools)) return { ...list, tools: tools.map(one) };
+  return Object.fromEntries(Object.entries(list).map(([name, tool]) => [name, one(tool)]));
+}
 
 /** The table `classify` prints: one row a tool, columns aligned. */
 function formatClassification(rows: readonly Classification[]): string {
@@ -16,8 +30,8 @@ function formatClassification(rows: readonly Classification[]): string {
 export const classifyCommand: Command = {
   name: 'classify',
   summary: 'print the kind each tool of a tool list gets, and the rule that decided it',
-  usage: `assistant-safety classify FILE [--rules FILE] [--name-verbs] [--format table|json] [--check]
-assistant-safety classify [--rules FILE] [--name-verbs] [--format table|json] [--check] -- COMMAND [ARGS...]
+  usage: `assistant-safety classify FILE [--rules FILE] [--name-verbs] [--trust-annotations MODE] [--format table|json] [--check]
+assistant-safety classify [OPTIONS] -- COMMAND [ARGS...]
 
 Classifies every tool of a tool list the way the gateway and classifyFromTools
 do, so you review the classification before an agent runs: FILE is JSON in the
@@ -26,11 +40,15 @@ may carry a "kind"), or, after --, an MCP server to start and list (stdio).
 
   --rules FILE    classifier rules (the createClassifier format); they win
   --name-verbs    opt in to the name-verb heuristic (get_, list_, read_ ... as reads)
+  --trust-annotations all|destructive-only|none
+                  how far annotations are believed, as in mcp-gateway (default all)
   --format json   one object per tool: { tool, kind, rule, detail }
   --check         exit 1 when no tool is a resolve or read: such an agent could never
-                  establish a target, so every write would be blocked
+                  establish a target, so every write would be blocked; with
+                  --trust-annotations none, also when a tool has no rules entry
+                  (each is named)
 
-Exit codes: 0 printed, 1 --check found no resolve or read, 2 bad input.`,
+Exit codes: 0 printed, 1 --check found a problem, 2 bad input.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
     const { values, positionals } = parseArgs({
@@ -39,12 +57,14 @@ Exit codes: 0 printed, 1 --check found no resolve or read, 2 bad input.`,
       options: {
         rules: { type: 'string' },
         'name-verbs': { type: 'boolean' },
+        'trust-annotations': { type: 'string' },
         format: { type: 'string', default: 'table' },
         check: { type: 'boolean' },
       },
     });
     if (values.format !== 'table' && values.format !== 'json')
       throw new UsageError(`--format must be table or json, got "${values.format}"`);
+    const trust = annotationTrustOf(values['trust-annotations']);
     const fromServer = split.command.length > 0;
     if (fromServer ? positionals.length !== 0 : positionals.length !== 1)
       throw new UsageError('classify takes one tool list FILE, or an MCP server after --');
@@ -78,7 +98,10 @@ Exit codes: 0 printed, 1 --check found no resolve or read, 2 bad input.`,
     }
     let rows: Classification[];
     try {
-      const classify = classifyFromTools(list, { rules, ...(values['name-verbs'] && { nameVerbs: true }) });
+      const classify = classifyFromTools(trusted(list, trust), {
+        rules,
+        ...(values['name-verbs'] && { nameVerbs: true }),
+      });
       rows = [...classify.tools.keys()].map((name) => classify.explain(name));
     } catch (e) {
       if (e instanceof ToolDeclarationError || e instanceof ClassifierRulesError) {
@@ -95,12 +118,22 @@ Exit codes: 0 printed, 1 --check found no resolve or read, 2 bad input.`,
         `\n${rows.length} tool${rows.length === 1 ? '' : 's'}: ${looks} resolve or read, ${rows.filter((r) => r.kind === 'write').length} write`,
       );
     }
+    let found = 0;
+    if (values.check && trust === 'none') {
+      const missing = rows.filter((r) => r.rule !== 'rules').map((r) => r.tool);
+      if (missing.length) {
+        io.err(
+          `classify --check: --trust-annotations none: ${missing.length} tool${missing.length === 1 ? ' has' : 's have'} no rules entry, so ${missing.length === 1 ? 'it is' : 'they are'} classified write: ${missing.join(', ')}`,
+        );
+        found = 1;
+      }
+    }
     if (values.check && looks === 0) {
       io.err(
         'classify --check: no tool is a resolve or read: the session can never leave RESOLVING and every write will be blocked NO_VALIDATED_TARGET. Add annotations (readOnlyHint: true), rules (--rules), or opt in to --name-verbs.',
       );
-      return 1;
+      found = 1;
     }
-    return 0;
+    return found;
   },
 };

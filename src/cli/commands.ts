@@ -7,6 +7,7 @@ import { mutateCommand } from './mutate.js';
 import { serveCommand } from './serve.js';
 import { exportCommand } from './export.js';
 import { mcpGatewayCommand } from './mcpGateway.js';
+import { mcpConfigCommand } from './mcpConfig.js';
 import { classifyCommand } from './classify.js';
 import { statsCommand } from './stats.js';
 
@@ -20,6 +21,7 @@ export const commands: Command[] = [
   serveCommand,
   exportCommand,
   mcpGatewayCommand,
+  mcpConfigCommand,
   classifyCommand,
   statsCommand,
 ];

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ClassifierRules } from '../classifier.js';
-import { formatPath } from '../MachineDefinition.js';
+import { ClassifierRulesError, createClassifier } from '../classifier.js';
+import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.js';
 import type { SessionRecorder } from '../RecordingEntry.js';
-import { createSafetySession } from '../SafetySession.js';
+import { createSafetySession, type SafetySessionOptions } from '../SafetySession.js';
+import { BlockReasonCode } from '../toolKind.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
@@ -27,13 +28,57 @@ export function readRulesFile(path: string, io: CliIO, command: string): unknown
     io.err(`${command}: --rules ${path}: ${(e as Error).message}`);
     return undefined;
   }
-  const parsed = ClassifierRules.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${formatPath(i.path) || '(root)'}: ${i.message}`);
-    io.err(`${command}: --rules ${path}: invalid classifier rules: ${issues.join('; ')}`);
+  try {
+    createClassifier(json); // validates, naming the path, the value found and what is allowed
+  } catch (e) {
+    if (!(e instanceof ClassifierRulesError)) throw e;
+    io.err(`${command}: --rules ${path}: ${e.message}`);
     return undefined;
   }
   return json;
+}
+
+/** `--trust-annotations`, checked. */
+export function annotationTrustOf(value: string | undefined): AnnotationTrust {
+  if (value === undefined) return 'all';
+  if (!(ANNOTATION_TRUST as readonly string[]).includes(value))
+    throw new UsageError(`--trust-annotations: expected one of ${ANNOTATION_TRUST.join(', ')}, got "${value}"`);
+  return value as AnnotationTrust;
+}
+
+/**
+ * The server to run: after `--`, or `--server-command` with `--server-arg`s (for tools that
+ * keep `--` for themselves, such as the MCP Inspector). Throws a usage error naming the way
+ * when there is none, or when leftovers look like a server given without `--`.
+ */
+export function serverOf(
+  argv: readonly string[],
+  split: { command: string[] },
+  values: { 'server-command'?: string | undefined; 'server-arg'?: string[] | undefined },
+  positionals: readonly string[],
+  name: string,
+): string[] {
+  if (values['server-command'] !== undefined) {
+    if (split.command.length)
+      throw new UsageError('give the server either after -- or with --server-command, not both');
+    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    return [values['server-command'], ...(values['server-arg'] ?? [])];
+  }
+  if (values['server-arg'] !== undefined) throw new UsageError('--server-arg goes with --server-command');
+  if (positionals.length) throw new UsageError(forgotDashes(argv, positionals[0]!, name));
+  if (split.command.length === 0)
+    throw new UsageError(
+      `the MCP server to run goes after --: ${name} [OPTIONS] -- COMMAND [ARGS...] (or --server-command COMMAND --server-arg ARG ...)`,
+    );
+  return split.command;
+}
+
+/** The hint for a server given without `--` (`mcp-gateway npx -y srv`). */
+function forgotDashes(argv: readonly string[], first: string, name: string): string {
+  const at = argv.indexOf(first);
+  const options = argv.slice(0, Math.max(at, 0));
+  const server = argv.slice(Math.max(at, 0));
+  return `"${first}" looks like the MCP server's command: it goes after --: assistant-safety ${name} ${[...options, '--', ...server].join(' ')}`;
 }
 
 /** Imports the MCP subpath, or prints how to install the SDK it needs and returns undefined. */
@@ -53,8 +98,12 @@ export async function importMcp(io: CliIO, command: string): Promise<typeof impo
 export const mcpGatewayCommand: Command = {
   name: 'mcp-gateway',
   summary: 'serve an MCP server over stdio with every tool call gated by the safety machine',
-  usage: `assistant-safety mcp-gateway [--rules FILE] [--name-verbs] [--record FILE] [--live URL]
-                                     [--listen HOST:PORT [--token TOKEN]] -- COMMAND [ARGS...]
+  usage: `assistant-safety mcp-gateway [--rules FILE] [--name-verbs] [--trust-annotations all|destructive-only|none]
+                                     [--record FILE] [--live URL] [--cancel-grace-ms MS]
+                                     [--targets ignore|bind] [--shadow] [--escalate CODE,...]
+                                     [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
+                                     -- COMMAND [ARGS...]
+assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
 
 Starts the MCP server COMMAND ARGS as a child process over stdio and serves MCP
 on this process's stdin/stdout: a transparent proxy (tools, resources, prompts,
@@ -62,12 +111,34 @@ notifications, progress, cancellation) in which every tools/call goes through
 one safety session. A blocked call never reaches the server: the client gets a
 tool result with isError: true whose text is the FSMBlockedError envelope.
 
+The server runs in its own process group; when the client disconnects, or on
+SIGINT/SIGTERM, the whole group ends: stdin closed, SIGTERM after 1 s, SIGKILL
+after 1 s more.
+
 Classification: the rules win; then the tool's MCP annotations (readOnlyHint:
-true is a read, anything else a write, also with no annotations).
+true is a read, anything else a write, also with no annotations). Each tool's
+annotations and input schema are pinned when first listed: a tool whose
+definition changes later is a write (unless a rule names it).
 
   --rules FILE    classifier rules (JSON, the createClassifier format), validated on load
   --name-verbs    opt in to the name-verb heuristic for tools without annotations
                   (get_, list_, read_, search_... as reads; see docs/classification.md)
+  --trust-annotations all|destructive-only|none
+                  how far the server's annotations are believed (default all):
+                  destructive-only ignores readOnlyHint: true; none ignores them all,
+                  so every tool needs a rules entry (classify --check lists the missing)
+  --cancel-grace-ms MS
+                  how long a write the client cancelled stays in flight while the server
+                  has not answered (default 30000); then its outcome is unknown
+  --targets bind  a write may only touch targets a read or discovery validated (the rules
+                  name each tool's target arguments; docs/targets.md); default ignore
+  --shadow        shadow mode: nothing is blocked; what would have been is recorded
+  --escalate CODE,...
+                  block reasons to put to the person behind the client (MCP elicitation,
+                  when the client supports it), e.g. NO_VALIDATED_TARGET,TARGET_NOT_VALIDATED:
+                  an accept attests the missing evidence and the call is asked again
+  --server-command COMMAND, --server-arg ARG
+                  the server without --, for tools that keep -- for themselves
   --record FILE   append the session's recording (JSON Lines) to FILE
   --live URL      stream the session to a running \`assistant-safety serve\` (its printed URL)
   --listen HOST:PORT
@@ -75,28 +146,62 @@ true is a read, anything else a write, also with no annotations).
                   one server process and one safety session per MCP session; clients send
                   Authorization: Bearer TOKEN (printed on stderr); stops on Ctrl-C
   --token TOKEN   the bearer token for --listen (default: a random one)
+  --max-sessions N
+                  most MCP sessions open at once over --listen (default 16); more get 503
+  --idle-timeout-ms MS
+                  an MCP session with no request for MS ends, server and all (default 600000)
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
 the server could not start.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
-    const { values, positionals } = parseArgs({
-      args: split.options,
-      allowPositionals: true,
-      options: {
-        rules: { type: 'string' },
-        'name-verbs': { type: 'boolean' },
-        record: { type: 'string' },
-        live: { type: 'string' },
-        listen: { type: 'string' },
-        token: { type: 'string' },
-      },
-    });
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}" (the server goes after --)`);
-    const [command, ...args] = split.command;
-    if (command === undefined)
-      throw new UsageError('the MCP server to run goes after --: mcp-gateway -- COMMAND [ARGS...]');
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: split.options,
+        allowPositionals: true,
+        options: {
+          rules: { type: 'string' },
+          'name-verbs': { type: 'boolean' },
+          'trust-annotations': { type: 'string' },
+          'cancel-grace-ms': { type: 'string' },
+          targets: { type: 'string' },
+          shadow: { type: 'boolean' },
+          escalate: { type: 'string' },
+          'server-command': { type: 'string' },
+          'server-arg': { type: 'string', multiple: true },
+          record: { type: 'string' },
+          live: { type: 'string' },
+          listen: { type: 'string' },
+          token: { type: 'string' },
+          'max-sessions': { type: 'string' },
+          'idle-timeout-ms': { type: 'string' },
+        },
+      });
+    } catch (e) {
+      // `mcp-gateway npx -y srv`: the server's own options read as ours.
+      const option = /'(-[^' =]+)/.exec((e as Error).message)?.[1];
+      const code = (e as { code?: string }).code;
+      if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option && !argv.includes('--') && !option.startsWith('--'))
+        throw new UsageError(
+          `unknown option ${option}: ${forgotDashes(argv, firstNonOption(argv, option), 'mcp-gateway')}`,
+        );
+      throw e;
+    }
+    const { values, positionals } = parsed;
+    const [command, ...args] = serverOf(argv, split, values, positionals, 'mcp-gateway');
+    const trustAnnotations = annotationTrustOf(values['trust-annotations']);
+    const cancelGraceMs = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
+    if (values.targets !== undefined && values.targets !== 'ignore' && values.targets !== 'bind')
+      throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
+    const sessionOptions: SafetySessionOptions = {
+      ...(values.targets === 'bind' && { targets: 'bind' as const }),
+      ...(values.shadow && { mode: 'shadow' as const }),
+    };
+    const escalate = escalateOf(values.escalate);
+    const maxSessions = numberOption(values['max-sessions'], '--max-sessions');
+    const idleTimeoutMs = numberOption(values['idle-timeout-ms'], '--idle-timeout-ms');
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
 
     let rules: unknown;
@@ -117,7 +222,10 @@ the server could not start.`,
       const port = Number(m?.[2]);
       if (!m || port > 65535) throw new UsageError(`--listen: expected HOST:PORT, got "${values.listen}"`);
       listen = { host: m[1]!, port };
-    } else if (values.token !== undefined) throw new UsageError('--token goes with --listen');
+    } else {
+      for (const flag of ['token', 'max-sessions', 'idle-timeout-ms'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --listen`);
+    }
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
 
@@ -148,10 +256,15 @@ the server could not start.`,
         http = await mcp.listenHttp({
           ...listen,
           ...(values.token !== undefined && { token: values.token }),
-          connectServer: () => mcp.spawnMcpServer(command, args),
-          createSession: (id) => createSafetySession({ id, ...(recorder && { recorder }) }),
+          connectServer: () => mcp.spawnMcpServer(command!, args),
+          createSession: (id) => createSafetySession({ id, ...sessionOptions, ...(recorder && { recorder }) }),
+          ...(escalate.length && { escalate }),
           ...(rules !== undefined && { rules }),
           ...(values['name-verbs'] && { nameVerbs: true }),
+          trustAnnotations,
+          ...(cancelGraceMs !== undefined && { cancelGraceMs }),
+          ...(maxSessions !== undefined && { maxSessions }),
+          ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
           log,
         });
       } catch (e) {
@@ -166,13 +279,16 @@ the server could not start.`,
       setTimeout(() => process.exit(0), 2000).unref();
       return 0;
     }
-    const session = createSafetySession(recorder ? { recorder } : {});
+    const session = createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
-      downstream: mcp.spawnMcpServer(command, args),
+      downstream: mcp.spawnMcpServer(command!, args),
       session,
       ...(rules !== undefined && { rules }),
       ...(values['name-verbs'] && { nameVerbs: true }),
+      trustAnnotations,
+      ...(cancelGraceMs !== undefined && { cancelGraceMs }),
+      ...(escalate.length && { escalate }),
       log,
     });
     const stop = () => void gateway.close();
@@ -183,7 +299,8 @@ the server could not start.`,
       await gateway.start();
       log(`session ${session.id}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`);
       const exit = await gateway.closed;
-      if (exit.endedInFlight) log(`${exit.endedInFlight} call(s) in flight were ended as failed`);
+      if (exit.endedInFlight)
+        log(`${exit.endedInFlight} call(s) in flight were ended with an unknown outcome (a write must be verified)`);
       log(exit.reason === 'server-closed' ? 'the MCP server exited' : 'the client disconnected');
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
@@ -195,8 +312,54 @@ the server could not start.`,
       process.off('SIGTERM', stop);
       await closeRecorders();
     }
-    // Nothing may keep a finished gateway alive (a client waits for it to exit).
-    setTimeout(() => process.exit(code), 2000).unref();
+    // Nothing may keep a finished gateway alive (a client waits for it to exit); the server's
+    // process group is already gone (the transport's close waited for it).
+    setTimeout(() => process.exit(code), 200).unref();
     return code;
   },
 };
+
+/** The first argument from which the rest looks like a server's command line (`npx` in `--rules r npx -y srv`). */
+function firstNonOption(argv: readonly string[], fallback: string): string {
+  const takesValue = new Set([
+    '--rules',
+    '--record',
+    '--live',
+    '--listen',
+    '--token',
+    '--trust-annotations',
+    '--cancel-grace-ms',
+    '--max-sessions',
+    '--idle-timeout-ms',
+    '--server-command',
+    '--server-arg',
+  ]);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (takesValue.has(a)) i++;
+    else if (!a.startsWith('--')) return a;
+  }
+  return fallback;
+}
+
+/** A non-negative integer option, or undefined when not given. */
+export function numberOption(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** `--escalate CODE,...`, checked against the block reason codes. */
+function escalateOf(value: string | undefined): BlockReasonCode[] {
+  if (value === undefined) return [];
+  const codes = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  for (const code of codes)
+    if (!(BlockReasonCode.options as readonly string[]).includes(code))
+      throw new UsageError(
+        `--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`,
+      );
+  return codes as BlockReasonCode[];
+}

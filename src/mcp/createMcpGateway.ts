@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { classifyFromTools, type ExplainingClassifier, type ToolDeclaration } from '../classify/index.js';
@@ -6,12 +7,18 @@ import {
   finishToolCall,
   hasVerificationEvidence,
   SafetyInputError,
+  settleToolCall,
   TOOL_KINDS,
+  type BlockReasonCode,
+  type FSMBlockedError,
   type SafetySession,
   type SessionRecorder,
   type ToolClassifier,
   type ToolKind,
 } from '../index.js';
+import type { CallDescriptor } from '../classifier.js';
+import { withAnnotationTrust, type AnnotationTrust } from './annotationTrust.js';
+import { isTooLarge } from './spawnMcpServer.js';
 
 /** JSON-RPC error codes the gateway answers with. */
 export const JSONRPC_PARSE_ERROR = -32700;
@@ -43,12 +50,43 @@ export interface McpGatewayOptions {
   log?: (line: string) => void;
   /** How long a tools/call waits for the server's tool list before classifying without it. Default 10 s. */
   toolListTimeoutMs?: number;
+  /**
+   * How far the server's MCP annotations are believed: `all` (the default), `destructive-only`
+   * (they can only make a tool stricter) or `none` (only `rules` make a tool anything but a write).
+   */
+  trustAnnotations?: AnnotationTrust;
+  /**
+   * How long a write the client cancelled stays in flight (so the next write is blocked
+   * `WRITE_IN_FLIGHT`) while the server has not answered it. After that its outcome is
+   * unknown: it must be verified. Default 30 s.
+   */
+  cancelGraceMs?: number;
+  /**
+   * Block reasons to put to the person behind the client (MCP elicitation), e.g.
+   * `['NO_VALIDATED_TARGET', 'TARGET_NOT_VALIDATED']`: when the client declared the elicitation
+   * capability, such a block becomes a question naming the tool, its targets and what is missing;
+   * an accept attests the missing evidence (`session.attest(block, { by: 'mcp-client' })`) and the
+   * gate is asked again. Otherwise, or on a decline, the client gets the blocked result. Default none.
+   */
+  escalate?: readonly BlockReasonCode[];
+  /** How long an escalation waits for the client's answer before the call stays blocked. Default 5 min. */
+  escalationTimeoutMs?: number;
+}
+
+/** A tool whose definition changed after the gateway pinned it. */
+export interface ToolDefinitionChange {
+  tool: string;
+  /** `Date.now()` when the gateway saw the change. */
+  at: number;
+  /** What changed: `annotations`, `inputSchema`, or both. */
+  changed: Array<'annotations' | 'inputSchema'>;
+  annotations: { pinned: unknown; now: unknown };
 }
 
 /** Why a gateway stopped. */
 export interface McpGatewayExit {
   reason: 'client-closed' | 'server-closed' | 'closed';
-  /** Tool calls that were in flight and were ended as failed. */
+  /** Tool calls that were in flight (cancelled ones included) and were ended with an unknown outcome. */
   endedInFlight: number;
 }
 
@@ -61,8 +99,10 @@ export interface McpGateway {
   close(): Promise<void>;
   /** Settles once, when either side closes or {@link McpGateway.close} is called. */
   readonly closed: Promise<McpGatewayExit>;
-  /** The tools the server declared, as last listed. */
+  /** The tools the server declared, as pinned when each was first listed. */
   readonly tools: ReadonlyMap<string, ToolDeclaration>;
+  /** Tools whose definition changed after it was pinned, in the order seen (each counted once). */
+  readonly definitionChanges: readonly ToolDefinitionChange[];
   /** The kind a call would get now, and why. */
   explain(toolName: string, args?: unknown): { kind: ToolKind; rule: string; detail: string };
 }
@@ -72,13 +112,25 @@ interface GatedCall {
   tool: string;
   kind: ToolKind;
   ended: boolean;
+  /** Declared self-verifying by a rule: only then may its own result verify it. */
+  selfVerifying?: true;
+  args?: unknown;
 }
+
+/** What the gateway decides of a call before it runs: the kind and what the gate takes with it. */
+type Explained = CallDescriptor & { rule: string; detail: string };
 
 interface Pending {
   method: string;
   call?: GatedCall;
   /** The request's progress token, as a key of `progressOf`. */
   progress?: string;
+}
+
+/** A cancelled call the server may still be running: held in flight until it answers or the grace period ends. */
+interface Held {
+  call: GatedCall;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 const keyOf = (id: RequestId) => (typeof id === 'string' ? `s:${id}` : `n:${id}`);
@@ -88,14 +140,41 @@ const isNotification = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { metho
 const asObject = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-/** Whether a tool result carries verification evidence, in `structuredContent` or in a text item. */
-function resultVerifies(result: Record<string, unknown>): boolean {
-  if (hasVerificationEvidence(result.structuredContent)) return true;
+/** JSON with object keys sorted, so equal definitions compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const o = asObject(value);
+  if (o)
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What is pinned of a tool: its annotations and a hash of its input schema. */
+interface Pin {
+  annotations: string;
+  inputSchema: string;
+  raw: unknown;
+}
+const pinOf = (tool: Record<string, unknown>): Pin => ({
+  annotations: canonical(tool.annotations ?? null),
+  inputSchema: createHash('sha256')
+    .update(canonical(tool.inputSchema ?? null))
+    .digest('hex'),
+  raw: tool.annotations,
+});
+
+/** The part of a tool result that carries verification evidence (`structuredContent` or a text item), if any. */
+function evidenceOf(result: Record<string, unknown>): unknown {
+  if (hasVerificationEvidence(result.structuredContent)) return result.structuredContent;
   const content = Array.isArray(result.content) ? result.content : [];
-  return content.some((item) => {
+  for (const item of content) {
     const o = asObject(item);
-    return o?.type === 'text' && typeof o.text === 'string' && hasVerificationEvidence(o.text);
-  });
+    if (o?.type === 'text' && typeof o.text === 'string' && hasVerificationEvidence(o.text)) return o.text;
+  }
+  return undefined;
 }
 
 /**
@@ -111,17 +190,23 @@ function resultVerifies(result: Record<string, unknown>): boolean {
  * - A blocked call never reaches the server: the client gets
  *   `{ isError: true, content: [{ type: 'text', text: <FSMBlockedError envelope JSON> }] }`,
  *   plus the envelope as `structuredContent` when the tool declares no output schema.
- * - Classification: `rules` win; then the tool's declared `kind` or MCP
- *   annotations (`readOnlyHint: true` is a read, anything else a write); the
- *   gateway learns the declarations from the server's own `tools/list`.
+ * - Classification: `rules` win; then the tool's MCP annotations, as far as
+ *   `trustAnnotations` believes them (`readOnlyHint: true` is a read,
+ *   anything else a write). The gateway learns the declarations from the
+ *   server's own `tools/list` and pins each tool's annotations and input
+ *   schema when it first sees it: a tool whose definition changes later is
+ *   a write (unless a rule names it), and the change is logged and listed in
+ *   `definitionChanges`.
+ * - A cancelled write stays in flight until the server answers it or
+ *   `cancelGraceMs` ends; then its outcome is unknown and it must be verified.
  * - The server closing fails every request it has not answered (a JSON-RPC
- *   error) and ends the in-flight calls as failed; the client closing closes
- *   the server.
+ *   error) and ends the in-flight calls with an unknown outcome; the client
+ *   closing closes the server.
  *
  * @example
  * const gateway = createMcpGateway({
  *   upstream: createStdioServerTransport(),
- *   downstream: new StdioClientTransport({ command: 'my-mcp-server', env: process.env as Record<string, string> }),
+ *   downstream: spawnMcpServer('my-mcp-server'),
  *   session: createSafetySession({ recorder }),
  *   rules: { tools: { list_projects: 'resolve' } },
  * });
@@ -132,44 +217,99 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { upstream, downstream, log = () => undefined } = options;
   const session = options.session ?? createSafetySession(options.recorder ? { recorder: options.recorder } : {});
   const toolListTimeoutMs = options.toolListTimeoutMs ?? 10_000;
+  const cancelGraceMs = options.cancelGraceMs ?? 30_000;
+  const trust = options.trustAnnotations ?? 'all';
+  const classifierOptions = { rules: options.rules, nameVerbs: options.nameVerbs };
   // Validates the rules now: a bad rules file fails before any traffic, naming the path.
-  let classifier: ExplainingClassifier = classifyFromTools([], { rules: options.rules, nameVerbs: options.nameVerbs });
+  let classifier: ExplainingClassifier = classifyFromTools([], classifierOptions);
 
   const pending = new Map<string, Pending>();
+  /** Cancelled writes the server has not answered, by request id. */
+  const held = new Map<string, Held>();
+  /** Ids of cancelled calls given up on: a late answer is dropped, and the id is not reused. */
+  const retired = new Set<string>();
   /** Progress token → the request it reports on, so a transport with a stream per request (HTTP) routes it. */
   const progressOf = new Map<string, RequestId>();
   const own = new Map<string, (message: JSONRPCMessage) => void>();
   const ownPrefix = `assistant-safety-gateway:${globalThis.crypto.randomUUID()}:`;
   let ownSeq = 0;
+  let reuses = 0;
   let serverHasTools = true;
   /** The declarations are a full listing, not outdated by a list_changed. */
   let listFresh = false;
   let listing: Promise<void> | undefined;
+  let listAgain = false;
   let admissions: Promise<void> = Promise.resolve();
   let finished = false;
   let resolveClosed!: (exit: McpGatewayExit) => void;
   const closed = new Promise<McpGatewayExit>((resolve) => (resolveClosed = resolve));
 
-  const learn = (tools: unknown[], replace: boolean) => {
-    const merged = replace ? new Map<string, unknown>() : new Map<string, unknown>(classifier.tools);
+  /** Each tool's definition as first seen, and its declaration as the classifier uses it. */
+  const pins = new Map<string, Pin>();
+  const declarations = new Map<string, Record<string, unknown>>();
+  const changes: ToolDefinitionChange[] = [];
+  const changed = new Map<string, ToolDefinitionChange>();
+  let listedOnce = false;
+
+  const learn = (tools: unknown[]) => {
+    const added: string[] = [];
     for (const tool of tools) {
-      // What MCP declares and the gateway uses: the name, the annotations, whether there is an output schema.
-      // (A non-standard field such as `kind` in a server's list is not taken as a classification.)
-      const { name, annotations, outputSchema } = asObject(tool) ?? {};
+      const o = asObject(tool);
+      const name = o?.name;
       if (typeof name !== 'string' || name.length === 0) continue;
-      merged.set(name, {
-        name,
-        ...(asObject(annotations) && { annotations }),
-        ...(outputSchema !== undefined && { outputSchema }),
-      });
+      const pin = pinOf(o!);
+      const pinned = pins.get(name);
+      if (!pinned) {
+        pins.set(name, pin);
+        // What MCP declares and the gateway uses: the name, the annotations, whether there is an output schema.
+        // (A non-standard field such as `kind` in a server's list is not taken as a classification.)
+        const { annotations, outputSchema } = o!;
+        declarations.set(
+          name,
+          withAnnotationTrust(
+            {
+              name,
+              ...(asObject(annotations) && { annotations }),
+              ...(outputSchema !== undefined && { outputSchema }),
+            },
+            trust,
+          ),
+        );
+        added.push(name);
+        continue;
+      }
+      if (changed.has(name)) continue;
+      const what: ToolDefinitionChange['changed'] = [];
+      if (pinned.annotations !== pin.annotations) what.push('annotations');
+      if (pinned.inputSchema !== pin.inputSchema) what.push('inputSchema');
+      if (what.length === 0) continue;
+      const change: ToolDefinitionChange = {
+        tool: name,
+        at: Date.now(),
+        changed: what,
+        annotations: { pinned: pinned.raw, now: o!.annotations },
+      };
+      changed.set(name, change);
+      changes.push(change);
+      log(
+        `tool ${name} changed its ${what.join(' and ')} after it was pinned (annotations ${JSON.stringify(pinned.raw ?? null)} -> ${JSON.stringify(o!.annotations ?? null)}): it is a write from now on unless a rule names it (definition changes: ${changes.length})`,
+      );
     }
+    if (added.length === 0) return;
     try {
-      classifier = classifyFromTools([...merged.values()], { rules: options.rules, nameVerbs: options.nameVerbs });
+      classifier = classifyFromTools([...declarations.values()], classifierOptions);
     } catch (e) {
       // A malformed declaration must not make anything a read: classify without declarations.
       log(`the server's tool list cannot be used (${(e as Error).message}); its tools are classified as undeclared`);
-      classifier = classifyFromTools([], { rules: options.rules, nameVerbs: options.nameVerbs });
+      classifier = classifyFromTools([], classifierOptions);
     }
+    for (const name of added) {
+      const { kind, detail, rule } = explainNow(name);
+      if (listedOnce) log(`new tool ${name}: ${kind} (${detail})`);
+      if (trust === 'none' && rule !== 'rules')
+        log(`tool ${name} has no rules entry (--trust-annotations none): write`);
+    }
+    listedOnce = true;
   };
 
   const sendUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) =>
@@ -198,20 +338,28 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       });
     });
 
+  const listOnce = async () => {
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const answer = await ask('tools/list', cursor === undefined ? undefined : { cursor });
+      const result = 'result' in answer ? asObject(answer.result) : undefined;
+      if (!result) throw new Error(`tools/list failed: ${JSON.stringify('error' in answer ? answer.error : answer)}`);
+      if (Array.isArray(result.tools)) tools.push(...(result.tools as unknown[]));
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+    } while (cursor !== undefined && ++pages < 1000);
+    learn(tools);
+    listFresh = true;
+  };
+
+  /** Lists the server's tools (every page) and pins what is new; a list_changed during a listing lists again. */
   const fetchTools = () => {
     listing ??= (async () => {
-      const tools: unknown[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
       do {
-        const answer = await ask('tools/list', cursor === undefined ? undefined : { cursor });
-        const result = 'result' in answer ? asObject(answer.result) : undefined;
-        if (!result) throw new Error(`tools/list failed: ${JSON.stringify('error' in answer ? answer.error : answer)}`);
-        if (Array.isArray(result.tools)) tools.push(...(result.tools as unknown[]));
-        cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
-      } while (cursor !== undefined && ++pages < 1000);
-      learn(tools, true);
-      listFresh = true;
+        listAgain = false;
+        await listOnce();
+      } while (listAgain && !finished);
     })()
       .catch((e: unknown) => log(`could not list the server's tools: ${(e as Error).message}`))
       .finally(() => (listing = undefined));
@@ -219,17 +367,88 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   };
 
   const classify = (name: string, args: unknown): ToolKind => {
-    const declaration = classifier.tools.get(name);
     if (!options.classify) return classifier(name, args);
     let kind: unknown;
     try {
-      kind = options.classify(name, args, declaration);
+      kind = options.classify(name, args, classifier.tools.get(name));
     } catch (e) {
       log(`the classifier threw for ${name}: ${(e as Error).message}; classified as write`);
       return 'write';
     }
     return (TOOL_KINDS as readonly unknown[]).includes(kind) ? (kind as ToolKind) : 'write';
   };
+
+  function explainNow(name: string, args?: unknown): Explained {
+    let base: Explained;
+    if (options.classify) base = { kind: classify(name, args), rule: 'classify', detail: 'the classify option' };
+    else {
+      const { tool: _tool, ...explained } = classifier.explain(name, args);
+      base = explained;
+    }
+    // MCP's openWorldHint: the tool's output is open-world content (the web, mail): seen, never validated.
+    const openWorld = asObject(pins.get(name)?.raw)?.openWorldHint === true;
+    if (openWorld && base.trust === undefined) base = { ...base, trust: 'untrusted' };
+    const change = changed.get(name);
+    if (!change || base.rule === 'rules') return base;
+    const { selfVerifying: _selfVerifying, ...rest } = base;
+    return {
+      ...rest,
+      kind: 'write',
+      rule: 'pinned',
+      detail: `pinned: its ${change.changed.join(' and ')} changed after it was pinned, so write (fail closed; a rule can name it)`,
+    };
+  }
+
+  /** Whether the client said, at initialize, that it can answer elicitation requests. */
+  let clientElicits = false;
+  const escalate = new Set<string>(options.escalate ?? []);
+  const escalationTimeoutMs = options.escalationTimeoutMs ?? 5 * 60_000;
+
+  /** Asks the client's user (MCP elicitation) to attest what `block` says is missing; true when attested. */
+  async function escalateBlock(block: FSMBlockedError, request: JSONRPCRequest, name: string): Promise<boolean> {
+    const targets = block.targets?.length ? ` on ${block.targets.join(', ')}` : '';
+    const missing =
+      block.required === 'validated_target'
+        ? `no validated target${targets}: nothing in this session has looked it up`
+        : 'the last write has not been verified';
+    const id = `${ownPrefix}${ownSeq++}`;
+    const answer = await new Promise<JSONRPCMessage | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        fromClient.delete(id);
+        resolve(undefined);
+      }, escalationTimeoutMs);
+      fromClient.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+      void sendUp(
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'elicitation/create',
+          params: {
+            message: `The agent wants to run the tool "${name}"${targets}, and the safety gate blocked it (${block.reasonCode}): ${missing}. Attest that it is right to go ahead?`,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                attest: {
+                  type: 'boolean',
+                  title: 'Attest',
+                  description: `I vouch for what is missing (${block.required}) and let "${name}" run`,
+                },
+              },
+              required: ['attest'],
+            },
+          },
+        },
+        request.id,
+      );
+    });
+    const result = answer && 'result' in answer ? asObject(answer.result) : undefined;
+    const accepted = result?.action === 'accept' && asObject(result.content)?.attest === true;
+    log(`escalated ${name} (${block.reasonCode}): ${accepted ? 'attested by the client' : 'not attested'}`);
+    return accepted && session.attest(block, { by: 'mcp-client' });
+  }
 
   const blockedResult = (declaration: ToolDeclaration | undefined, envelope: object) => ({
     isError: true,
@@ -258,15 +477,34 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       );
       return;
     }
-    if (serverHasTools && !listFresh && !classifier.tools.has(name)) await fetchTools();
+    if (serverHasTools && (listing || (!listFresh && !pins.has(name)))) await fetchTools();
     if (finished || !pending.has(key)) return;
     const tracked = pending.get(key)!;
     const args = params?.arguments;
-    const kind = classify(name, args);
-    const callId = String(request.id);
+    const described = explainNow(name, args);
+    const kind = described.kind;
+    // A reused id of a cancelled call the session may still hold gets a call id of its own.
+    const reused = held.has(key) || retired.has(key);
+    const callId = reused ? `${String(request.id)}~${++reuses}` : String(request.id);
+    const start = {
+      id: callId,
+      kind,
+      tool: name,
+      ...(described.targets && { targets: described.targets }),
+      ...(described.stateOnly && { stateOnly: true }),
+      ...(described.trust && { trust: described.trust }),
+    };
     let blocked;
     try {
-      blocked = session.beginToolCall({ id: callId, kind, tool: name });
+      blocked = session.beginToolCall(start);
+      if (blocked && clientElicits && escalate.has(blocked.reasonCode)) {
+        // A person may supply the missing evidence; the gate then decides the call again.
+        if (await escalateBlock(blocked, request, name)) blocked = session.beginToolCall(start);
+        if (finished || !pending.has(key)) {
+          if (!blocked) end({ callId, tool: name, kind, ended: false }, false);
+          return;
+        }
+      }
     } catch (e) {
       if (!(e instanceof SafetyInputError)) throw e;
       untrack(request.id);
@@ -283,7 +521,25 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       });
       return;
     }
-    const call: GatedCall = { callId, tool: name, kind, ended: false };
+    const call: GatedCall = {
+      callId,
+      tool: name,
+      kind,
+      ended: false,
+      args,
+      ...(described.selfVerifying && { selfVerifying: true as const }),
+    };
+    if (reused) {
+      // The server may still answer the cancelled call of this id: this one cannot be told apart.
+      untrack(request.id);
+      end(call, false);
+      await replyError(
+        request.id,
+        JSONRPC_INVALID_REQUEST,
+        `request id ${JSON.stringify(request.id)} belongs to a cancelled call the server may still answer: use a new id`,
+      );
+      return;
+    }
     tracked.call = call;
     try {
       await downstream.send(request);
@@ -298,19 +554,73 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
   }
 
-  function end(call: GatedCall, ok: boolean, verified = false) {
+  function end(call: GatedCall, ok: boolean, how: { verified?: boolean; unknown?: boolean } = {}) {
     if (call.ended) return;
     call.ended = true;
     try {
-      finishToolCall(session, verified ? { id: call.callId, ok, verified } : { id: call.callId, ok });
+      finishToolCall(
+        session,
+        how.unknown
+          ? { id: call.callId, ok: false, unknown: true }
+          : how.verified
+            ? { id: call.callId, ok, verified: true }
+            : { id: call.callId, ok },
+      );
     } catch (e) {
       log(`could not end ${call.tool} on the session: ${(e as Error).message}`);
     }
   }
 
-  /** Cancelled or cut off: the tool may have acted. A write is treated as landed (it must be verified). */
-  function endUnknown(call: GatedCall) {
-    end(call, call.kind === 'write');
+  /** Cut off or gave up on: the tool may have acted (a write so ended must be verified). */
+  const endUnknown = (call: GatedCall) => end(call, false, { unknown: true });
+
+  /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
+  function endByAnswer(call: GatedCall, message: JSONRPCMessage) {
+    if ('result' in message) {
+      const result = asObject(message.result) ?? {};
+      if (result.isError === true || call.ended) return end(call, false);
+      call.ended = true;
+      try {
+        // The tool loop's rule: only a tool declared self-verifying verifies itself, and never with
+        // evidence its own arguments carry.
+        settleToolCall(
+          session,
+          {
+            id: call.callId,
+            kind: call.kind,
+            args: call.args,
+            ...(call.selfVerifying && { selfVerifying: true }),
+          },
+          { ok: true, value: evidenceOf(result) ?? result },
+        );
+      } catch (e) {
+        log(`could not end ${call.tool} on the session: ${(e as Error).message}`);
+      }
+    } else if ('error' in message && isTooLarge(message.error)) {
+      // The server answered, with more than could be read: whatever it did is not known.
+      endUnknown(call);
+    } else end(call, false);
+  }
+
+  /**
+   * A cancelled call: a read ends as failed now; a write stays in flight (so the next write is
+   * blocked) until the server answers or the grace period ends, then its outcome is unknown.
+   */
+  function cancel(id: RequestId, call: GatedCall) {
+    if (call.ended) return;
+    if (call.kind !== 'write') return end(call, false);
+    const key = keyOf(id);
+    const timer = setTimeout(() => {
+      held.delete(key);
+      retired.add(key);
+      log(
+        `${call.tool}: the server did not answer the cancelled call ${JSON.stringify(id)} within ${cancelGraceMs} ms: its outcome is unknown, it must be verified`,
+      );
+      endUnknown(call);
+    }, cancelGraceMs);
+    timer.unref?.();
+    held.set(key, { call, timer });
+    log(`${call.tool}: cancelled by the client; held in flight until the server answers (at most ${cancelGraceMs} ms)`);
   }
 
   /** Remembers a request as pending, with its progress token if it has one. */
@@ -331,10 +641,22 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return entry;
   };
 
+  /** Answers the client gives to the gateway's own requests (elicitation), by id. */
+  const fromClient = new Map<string, (message: JSONRPCMessage) => void>();
+
   upstream.onmessage = (message: JSONRPCMessage) => {
     if (finished) return;
+    if (!('method' in message) && typeof message.id === 'string' && message.id.startsWith(ownPrefix)) {
+      const answer = fromClient.get(message.id);
+      fromClient.delete(message.id);
+      answer?.(message);
+      return;
+    }
+    if (isRequest(message) && message.method === 'initialize')
+      clientElicits = asObject(asObject(asObject(message.params)?.capabilities)?.elicitation) !== undefined;
     if (isRequest(message)) {
-      if (pending.has(keyOf(message.id))) {
+      const key = keyOf(message.id);
+      if (pending.has(key)) {
         void replyError(
           message.id,
           JSONRPC_INVALID_REQUEST,
@@ -349,9 +671,18 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
           .then(() => admit(message))
           .catch((e: unknown) => {
             log(`tools/call failed in the gateway: ${(e as Error).stack ?? String(e)}`);
-            untrack(message.id);
+            const p = untrack(message.id);
+            if (p?.call) endUnknown(p.call);
             void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${(e as Error).message}`);
           });
+        return;
+      }
+      if (held.has(key) || retired.has(key)) {
+        void replyError(
+          message.id,
+          JSONRPC_INVALID_REQUEST,
+          `request id ${JSON.stringify(message.id)} belongs to a cancelled call the server may still answer: use a new id`,
+        );
         return;
       }
       track(message);
@@ -369,7 +700,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       const requestId = asObject(message.params)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') {
         const p = untrack(requestId);
-        if (p?.call) endUnknown(p.call);
+        if (p?.call) cancel(requestId, p.call);
       }
     }
     downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
@@ -388,18 +719,30 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         answer?.(message);
         return;
       }
+      const key = keyOf(message.id);
+      const wasHeld = held.get(key);
+      if (wasHeld) {
+        // The answer to a cancelled call: it ends the call; the client, which cancelled, gets nothing.
+        clearTimeout(wasHeld.timer);
+        held.delete(key);
+        endByAnswer(wasHeld.call, message);
+        log(`${wasHeld.call.tool}: the server answered the cancelled call ${JSON.stringify(message.id)}`);
+        return;
+      }
+      if (retired.has(key))
+        return void log(`dropped a late answer to the cancelled call ${JSON.stringify(message.id)}`);
       const p = untrack(message.id);
       if (p && 'result' in message) {
         const result = asObject(message.result) ?? {};
         if (p.method === 'initialize') serverHasTools = asObject(result.capabilities)?.tools !== undefined;
-        if (p.method === 'tools/list' && Array.isArray(result.tools)) learn(result.tools as unknown[], false);
-        if (p.call) {
-          const ok = result.isError !== true;
-          end(p.call, ok, ok && p.call.kind === 'write' && resultVerifies(result));
-        }
-      } else if (p?.call) end(p.call, false);
+        if (p.method === 'tools/list' && Array.isArray(result.tools)) learn(result.tools as unknown[]);
+      }
+      if (p?.call) endByAnswer(p.call, message);
     } else if (isNotification(message) && message.method === 'notifications/tools/list_changed') {
+      // List again now, so changed definitions are seen (and new tools classified) before the next call.
       listFresh = false;
+      listAgain = true;
+      if (serverHasTools) void fetchTools();
     } else if (isNotification(message) && message.method === 'notifications/progress') {
       const token = asObject(message.params)?.progressToken;
       return void sendUp(message, progressOf.get(JSON.stringify(token)));
@@ -411,12 +754,21 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     if (finished) return;
     finished = true;
     let endedInFlight = 0;
+    // Cut off mid-call: the tool may have acted. A write so ended must be verified.
     for (const [, p] of pending) {
       if (p.call && !p.call.ended) {
-        end(p.call, false);
+        endUnknown(p.call);
         endedInFlight++;
       }
     }
+    for (const [, h] of held) {
+      clearTimeout(h.timer);
+      if (!h.call.ended) {
+        endUnknown(h.call);
+        endedInFlight++;
+      }
+    }
+    held.clear();
     if (reason === 'server-closed') {
       // Every request the server did not answer gets an error, so no client waits forever.
       await Promise.all(
@@ -435,9 +787,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       );
     }
     pending.clear();
-    for (const [, answer] of own)
+    for (const [, answer] of [...own, ...fromClient])
       answer({ jsonrpc: '2.0', id: 0, error: { code: JSONRPC_CONNECTION_CLOSED, message: 'closed' } });
     own.clear();
+    fromClient.clear();
     await Promise.allSettled([
       reason === 'client-closed' ? Promise.resolve() : upstream.close(),
       reason === 'server-closed' ? Promise.resolve() : downstream.close(),
@@ -456,12 +809,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     get tools() {
       return classifier.tools;
     },
-    explain(toolName: string, args?: unknown) {
-      if (options.classify) {
-        return { kind: classify(toolName, args), rule: 'classify', detail: 'the classify option' };
-      }
-      return classifier.explain(toolName, args);
-    },
+    definitionChanges: changes,
+    explain: (toolName: string, args?: unknown) => explainNow(toolName, args),
     async start() {
       await downstream.start();
       await upstream.start();

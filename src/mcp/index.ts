@@ -13,11 +13,13 @@ export {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_CONNECTION_CLOSED,
 } from './createMcpGateway.js';
-export type { McpGateway, McpGatewayOptions, McpGatewayExit } from './createMcpGateway.js';
+export type { McpGateway, McpGatewayOptions, McpGatewayExit, ToolDefinitionChange } from './createMcpGateway.js';
 export { createStdioServerTransport } from './stdioServerTransport.js';
 export type { StdioServerTransportOptions } from './stdioServerTransport.js';
-export { spawnMcpServer } from './spawnMcpServer.js';
-export type { SpawnMcpServerOptions } from './spawnMcpServer.js';
+export { spawnMcpServer, JSONRPC_RESULT_TOO_LARGE } from './spawnMcpServer.js';
+export type { SpawnMcpServerOptions, McpServerProcess } from './spawnMcpServer.js';
+export { ANNOTATION_TRUST } from './annotationTrust.js';
+export type { AnnotationTrust } from './annotationTrust.js';
 export { listServerTools } from './listServerTools.js';
 export { listenHttp } from './listenHttp.js';
 export type { HttpGateway, HttpGatewayOptions } from './listenHttp.js';

@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SafetySession } from '../index.js';
+import type { McpGatewayOptions } from './createMcpGateway.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AnnotationTrust } from './annotationTrust.js';
+import { createStatelessUpstream, type StatelessUpstream } from './statelessUpstream.js';
 import { createMcpGateway, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, type McpGateway } from './createMcpGateway.js';
 
 export interface HttpGatewayOptions {
@@ -19,9 +23,19 @@ export interface HttpGatewayOptions {
   createSession: (mcpSessionId: string) => SafetySession;
   rules?: unknown;
   nameVerbs?: boolean;
+  /** See {@link McpGatewayOptions.trustAnnotations}. */
+  trustAnnotations?: AnnotationTrust;
+  /** See {@link McpGatewayOptions.cancelGraceMs}. */
+  cancelGraceMs?: number;
+  /** See {@link McpGatewayOptions.escalate}. */
+  escalate?: McpGatewayOptions['escalate'];
   log?: (line: string) => void;
   /** Largest request body, bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Most MCP sessions open at once (each has a server process); an `initialize` past it gets 503. Default 16. */
+  maxSessions?: number;
+  /** An MCP session with no request for this long ends, its server process with it. Default 10 min. */
+  idleTimeoutMs?: number;
 }
 
 /** A running Streamable HTTP gateway. See {@link listenHttp}. */
@@ -74,7 +88,8 @@ const isInitialize = (body: unknown) =>
  * a bearer token and a Host check (no DNS rebinding): each MCP session (each
  * `initialize`) gets its own MCP server connection and its own safety
  * session, gated by {@link createMcpGateway}; the session ends with the
- * client's DELETE, the server's exit, or {@link HttpGateway.close}.
+ * client's DELETE, the server's exit, `idleTimeoutMs` without a request, or
+ * {@link HttpGateway.close}. At most `maxSessions` are open at once.
  *
  * @example
  * const http = await listenHttp({
@@ -89,7 +104,35 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   const token = options.token ?? randomBytes(32).toString('hex');
   const log = options.log ?? (() => undefined);
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 16;
+  const idleMs = options.idleTimeoutMs ?? 10 * 60_000;
   const gateways = new Map<string, McpGateway>();
+  /** When each session last got or finished a request. */
+  const lastSeen = new Map<string, number>();
+  /** POSTs still open per session: a session waiting on its server is not idle. */
+  const busy = new Map<string, number>();
+  /** Counts a POST of session `id` as open until its response ends. */
+  const hold = (id: string, req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return;
+    busy.set(id, (busy.get(id) ?? 0) + 1);
+    res.once('close', () => {
+      busy.set(id, (busy.get(id) ?? 1) - 1);
+      if (lastSeen.has(id)) lastSeen.set(id, Date.now());
+    });
+  };
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, at] of lastSeen) {
+        if (now - at < idleMs || (busy.get(id) ?? 0) > 0) continue;
+        lastSeen.delete(id);
+        log(`session ${id}: idle for ${idleMs} ms: closing it`);
+        void gateways.get(id)?.close();
+      }
+    },
+    Math.max(50, Math.min(idleMs / 4, 30_000)),
+  );
+  sweep.unref();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts = new Set<string>();
 
@@ -112,6 +155,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     if (typeof sessionId === 'string') {
       const transport = transports.get(sessionId);
       if (!transport) return jsonError(res, 404, JSONRPC_INVALID_REQUEST, 'no such MCP session');
+      if (lastSeen.has(sessionId)) lastSeen.set(sessionId, Date.now());
+      hold(sessionId, req, res);
       return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST')
@@ -124,43 +169,96 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     } catch (e) {
       return jsonError(res, 400, JSONRPC_PARSE_ERROR, `Parse error: ${(e as Error).message}`);
     }
-    if (!isInitialize(body))
+    // No session named and no initialize: a stateless client.
+    if (!isInitialize(body)) return handleStateless(req, res, body);
+
+    if (gateways.size >= maxSessions)
       return jsonError(
         res,
-        400,
+        503,
         JSONRPC_INVALID_REQUEST,
-        'no MCP session: send initialize first (without mcp-session-id)',
+        `too many MCP sessions open (${maxSessions}): close one (DELETE) or wait for one to end`,
       );
-
     // A new MCP session: its own server connection and safety session.
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sid) => void transports.set(sid, transport),
     });
+    hold(id, req, res);
+    const started = await open(id, transport);
+    if (typeof started === 'string') return jsonError(res, 502, -32603, started);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Starts a gateway session (server and safety session) under `id`; a string says why it could not. */
+  async function open(id: string, upstream: Transport): Promise<McpGateway | string> {
     const gateway = createMcpGateway({
-      upstream: transport,
+      upstream,
       downstream: options.connectServer(),
       session: options.createSession(id),
       ...(options.rules !== undefined && { rules: options.rules }),
       ...(options.nameVerbs && { nameVerbs: true }),
+      ...(options.trustAnnotations !== undefined && { trustAnnotations: options.trustAnnotations }),
+      ...(options.cancelGraceMs !== undefined && { cancelGraceMs: options.cancelGraceMs }),
+      ...(options.escalate !== undefined && { escalate: options.escalate }),
       log: (line) => log(`session ${id}: ${line}`),
-    });
+    } satisfies McpGatewayOptions);
     gateways.set(id, gateway);
+    lastSeen.set(id, Date.now());
     void gateway.closed.then((exit) => {
       gateways.delete(id);
       transports.delete(id);
+      lastSeen.delete(id);
+      busy.delete(id);
+      if (stateless?.id === id) stateless = undefined;
       log(`session ${id} ended: ${exit.reason}`);
     });
     try {
       await gateway.start();
     } catch (e) {
       gateways.delete(id);
+      lastSeen.delete(id);
       await gateway.close();
-      return jsonError(res, 502, -32603, `the MCP server could not start: ${(e as Error).message}`);
+      return `the MCP server could not start: ${(e as Error).message}`;
     }
     log(`session ${id} started`);
-    await transport.handleRequest(req, res, body);
+    return gateway;
+  }
+
+  /** Requests that name no MCP session (stateless clients) share one gateway session. */
+  let stateless: { id: string; upstream: StatelessUpstream; ready: Promise<McpGateway | string> } | undefined;
+  async function handleStateless(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    const messages: JSONRPCMessage[] = [];
+    for (const [i, item] of (Array.isArray(body) ? body : [body]).entries()) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success)
+        return jsonError(res, 400, JSONRPC_INVALID_REQUEST, `Invalid Request: message ${i} is not a JSON-RPC message`);
+      messages.push(parsed.data);
+    }
+    if (!stateless) {
+      if (gateways.size >= maxSessions)
+        return jsonError(res, 503, JSONRPC_INVALID_REQUEST, `too many MCP sessions open (${maxSessions})`);
+      const id = `stateless-${randomUUID()}`;
+      const upstream = createStatelessUpstream();
+      stateless = { id, upstream, ready: open(id, upstream) };
+    }
+    const { id, upstream, ready } = stateless;
+    const gateway = await ready;
+    if (typeof gateway === 'string') {
+      if (stateless?.id === id) stateless = undefined;
+      return jsonError(res, 502, -32603, gateway);
+    }
+    lastSeen.set(id, Date.now());
+    hold(id, req, res);
+    const version = req.headers['mcp-protocol-version'];
+    const answers = await upstream.handle(messages, typeof version === 'string' ? version : undefined);
+    if (answers.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -174,6 +272,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     token,
     gateways,
     async close() {
+      clearInterval(sweep);
       await Promise.allSettled([...gateways.values()].map((g) => g.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -100,6 +100,9 @@ describe('assistant-safety classify', () => {
       explode: 'read',
       slow_read: 'read',
       slow_write: 'write',
+      stubborn_write: 'write',
+      flood: 'read',
+      huge: 'read',
     });
   }, 60_000);
 });

@@ -7,15 +7,24 @@ import { z } from 'zod';
 /*
  * A small real MCP server for the gateway tests and the bench, built with the
  * SDK: annotated reads, an annotated write, an unannotated tool, a tool that
- * throws, a slow tool (to cancel or to kill mid-call), a resource and a prompt.
+ * throws, a slow tool (to cancel or to kill mid-call), a write that ignores
+ * cancellation, a notification flood, an over-long result, a resource and a
+ * prompt.
  *
- *   node --import tsx test/mcp/fixtureServer.ts [--log FILE] [--pid-file FILE]
+ *   node --import tsx test/mcp/fixtureServer.ts [--log FILE] [--pid-file FILE] [--stubborn]
  *
  * --log FILE appends one JSON line per tool run ({ tool, event }), so a test
- * can see what the server really ran; --pid-file FILE receives its pid.
+ * can see what the server really ran; --pid-file FILE receives its pid;
+ * --stubborn makes it ignore SIGTERM and the end of its stdin (only SIGKILL ends it).
  */
 
-const { values } = parseArgs({ options: { log: { type: 'string' }, 'pid-file': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { log: { type: 'string' }, 'pid-file': { type: 'string' }, stubborn: { type: 'boolean' } },
+});
+if (values.stubborn) {
+  process.on('SIGTERM', () => undefined);
+  setInterval(() => undefined, 60_000);
+}
 const ran = (tool: string, event = 'run') => {
   if (values.log) appendFileSync(values.log, JSON.stringify({ tool, event }) + '\n');
 };
@@ -110,6 +119,55 @@ function slowTool(name: string, annotations: { readOnlyHint: boolean }) {
 }
 slowTool('slow_read', { readOnlyHint: true });
 slowTool('slow_write', { readOnlyHint: false });
+
+// Like most tool handlers: it never looks at the abort signal, so a cancelled call runs to its end.
+server.registerTool(
+  'stubborn_write',
+  {
+    description: 'Writes for ms milliseconds and ignores cancellation.',
+    inputSchema: { ms: z.number().int() },
+    annotations: { readOnlyHint: false },
+  },
+  async ({ ms }) => {
+    ran('stubborn_write', 'start');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    ran('stubborn_write', 'end');
+    return text('stubborn_write done');
+  },
+);
+
+server.registerTool(
+  'flood',
+  {
+    description: 'Sends count progress notifications of about bytes bytes each, then answers.',
+    inputSchema: { count: z.number().int(), bytes: z.number().int() },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ count, bytes }, extra) => {
+    const token = extra._meta?.progressToken ?? 'flood';
+    const message = 'x'.repeat(bytes);
+    for (let i = 0; i < count; i++)
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: i, message },
+      });
+    ran('flood', 'sent');
+    return text(`sent ${count}`);
+  },
+);
+
+server.registerTool(
+  'huge',
+  {
+    description: 'Answers with a text of bytes bytes.',
+    inputSchema: { bytes: z.number().int() },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ bytes }) => {
+    ran('huge');
+    return text('y'.repeat(bytes));
+  },
+);
 
 server.registerResource('notes', 'fixture://notes', { mimeType: 'text/plain' }, async (uri) => ({
   contents: [{ uri: uri.href, text: 'the fixture notes' }],
