@@ -13,7 +13,7 @@ export const ClaudeCodeSettings = z.looseObject({
 export type ClaudeCodeSettings = z.infer<typeof ClaudeCodeSettings>;
 
 /** The events the gate is installed for, and whether each takes a tool-name matcher. */
-export const INSTALLED_EVENTS: readonly { event: string; matcher: boolean }[] = [
+const INSTALLED_EVENTS: readonly { event: string; matcher: boolean }[] = [
   { event: 'PreToolUse', matcher: true },
   { event: 'PostToolUse', matcher: true },
   { event: 'PostToolUseFailure', matcher: true },
