@@ -60,6 +60,9 @@ export const CODING_AGENT_TOOLS: Readonly<Record<string, BuiltinTool>> = {
 /**
  * A path as a target key: absolute (a relative one is taken from `cwd`), `.` and `..` folded,
  * no trailing slash. POSIX and Windows-style separators are both read; the key keeps `/`.
+ *
+ * @example
+ * fileTarget('src/../a.ts', '/repo'); // 'file:/repo/a.ts'
  */
 export function fileTarget(path: string, cwd?: string): string {
   let p = path.replace(/\\/g, '/');
