@@ -34,7 +34,14 @@ export { guardImplementations } from './guards.js';
 export type { GuardName } from './guards.js';
 export { actionImplementations } from './actions.js';
 export type { ActionName } from './actions.js';
-export { SafetyContext, PendingRecovery, InFlightCall, RECOVERY_TTL_MS, initialContext } from './SafetyContext.js';
+export {
+  SafetyContext,
+  PendingRecovery,
+  InFlightCall,
+  RECOVERY_TTL_MS,
+  MAX_VALIDATED_TARGETS,
+  initialContext,
+} from './SafetyContext.js';
 export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
 export { eventOfCall } from './eventOfCall.js';
 
@@ -63,7 +70,15 @@ export {
   GENERIC_READ_VERBS,
   GENERIC_WRITE_VERBS,
 } from './classifier.js';
-export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
+export { FixedRule } from './classifier.js';
+export type {
+  ToolClassifier,
+  ToolRule,
+  ArgumentRule,
+  CallDescriptor,
+  RulesClassifier,
+  RuleClassification,
+} from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
 
 // recordings
