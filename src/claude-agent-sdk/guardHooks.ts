@@ -6,6 +6,8 @@ import type {
   HookJSONOutput,
   PermissionResult,
 } from '@anthropic-ai/claude-agent-sdk';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import type { SafetySession } from '../SafetySession.js';
 import type { BlockReasonCode } from '../toolKind.js';
 import type { CodingAgentClassifier } from '../presets/codingAgent.js';
@@ -41,6 +43,8 @@ export type GuardHooksOptions = (
   canUseTool?: CanUseTool;
   /** Who an approval is attested by. Default `claude-agent-sdk-user`. */
   approvedBy?: string;
+  /** Whether `Write` would create a file (which then needs no read first). Default: it does not exist on disk. */
+  isNewFile?: (path: string, cwd: string) => boolean;
 };
 
 /** What {@link guardHooks} returns: spread both into the SDK's `query` options. */
@@ -101,6 +105,7 @@ export function guardHooks(options: GuardHooksOptions): GuardedHooks {
           ...(options.classify && { classify: options.classify }),
           ...(options.escalate && { escalate: options.escalate }),
           approvedBy: options.approvedBy ?? 'claude-agent-sdk-user',
+          isNewFile: options.isNewFile ?? ((path, cwd) => !existsSync(isAbsolute(path) ? path : join(cwd, path))),
         }),
       );
       if (input.hook_event_name === 'PreToolUse' && output && 'hookSpecificOutput' in output) {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BlockReasonCode } from '../toolKind.js';
 import type { ExecutionProfile, TargetMode } from '../SafetySession.js';
@@ -129,7 +130,11 @@ export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => 
     }
     const classify = createCodingAgentClassifier({ rules, cwd: input.cwd });
     const output = await store.withSession(input.session_id, (session, notes) =>
-      respondToClaudeCodeHook(input, session, notes, { classify, escalate }),
+      respondToClaudeCodeHook(input, session, notes, {
+        classify,
+        escalate,
+        isNewFile: (path, cwd) => !existsSync(isAbsolute(path) ? path : join(cwd, path)),
+      }),
     );
     if (output !== undefined) io.out(JSON.stringify(output));
     return 0;

@@ -1,4 +1,5 @@
 import type { SafetySession } from '../SafetySession.js';
+import { finishToolCall } from '../loop/finishToolCall.js';
 import type { BlockReasonCode } from '../toolKind.js';
 import { codingAgentClassifier, type CodingAgentCall, type CodingAgentClassifier } from '../presets/codingAgent.js';
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
@@ -15,6 +16,12 @@ export interface ClaudeCodeHookOptions {
   escalate?: readonly BlockReasonCode[];
   /** Who an approval is attested by. Default `claude-code-user`. */
   approvedBy?: string;
+  /**
+   * Tells whether `Write` would create a file (its `file_path`, as given, and the event's `cwd`).
+   * A new file cannot be read first, so creating one establishes its target (source `tool`); the
+   * write must still be verified by reading it. Without it, a new file is like any other target.
+   */
+  isNewFile?: (path: string, cwd: string) => boolean;
 }
 
 /** The note key of the calls answered `ask`, by tool-use id. */
@@ -71,6 +78,15 @@ export function respondToClaudeCodeHook(
       const id = input.tool_use_id;
       if (inFlight(id)) return undefined; // asked twice (two matching entries): already begun
       const call = classify(input.tool_name, input.tool_input);
+      const path = (input.tool_input as { file_path?: unknown } | null)?.file_path;
+      if (
+        call.tool === 'Write' &&
+        call.targets &&
+        typeof path === 'string' &&
+        !call.targets.every((t) => session.validatedTargets.includes(t)) &&
+        options.isNewFile?.(path, input.cwd) === true
+      )
+        session.targetEstablished({ targets: call.targets, source: 'tool' });
       const blocked = session.beginToolCall(start(id, call));
       if (!blocked) return undefined;
       const reason = JSON.stringify(blocked);
@@ -95,7 +111,8 @@ export function respondToClaudeCodeHook(
     case 'PostToolUse': {
       const id = input.tool_use_id;
       if (inFlight(id)) {
-        session.endToolCall({ id, ok: true });
+        // A read that verifies the last write completes the verification at once: the next write may go.
+        finishToolCall(session, { id, ok: true });
         return undefined;
       }
       const call = classify(input.tool_name, input.tool_input);
@@ -114,7 +131,7 @@ export function respondToClaudeCodeHook(
         )
           blocked = session.beginToolCall(start(id, call));
         if (!blocked) {
-          session.endToolCall({ id, ok: true });
+          finishToolCall(session, { id, ok: true });
           return undefined;
         }
       }

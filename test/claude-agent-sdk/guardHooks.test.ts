@@ -125,6 +125,7 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     const guarded = guardHooks({
       session: bound(),
       escalate: ['NO_VALIDATED_TARGET'],
+      isNewFile: () => false,
       approve: ({ toolName, toolUseID }) => {
         asked.push(toolName);
         return toolUseID === 'w1';
@@ -159,6 +160,15 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     await guarded.canUseTool('Edit', edit(), { signal, toolUseID: 'w1', requestId: 'q1' });
     await fire(e.post('Edit', edit(), 'w1'));
     expect(await decision(e.pre('Edit', edit(), 'w2'))).toEqual({ decision: 'deny', reasonCode: 'UNVERIFIED_WRITE' });
+  });
+
+  it('lets Write create a file that does not exist yet without a read first', async () => {
+    const e = events('sdk-6');
+    const { fire, decision } = driver(guardHooks({ session: bound() }));
+    const created = { file_path: join(mkdtempSync(join(tmpdir(), 'sdk-new-')), 'new.ts'), content: '' };
+    expect(await decision(e.pre('Write', created, 'w1'))).toEqual({ decision: 'allow' });
+    await fire(e.post('Write', created, 'w1'));
+    expect((await fire(e.stop(false))).decision).toBe('block');
   });
 
   it('denies the call when its input is not a hook event, rather than letting it through', async () => {

@@ -66,6 +66,43 @@ describe('assistant-safety hook claude-code', () => {
     expect(done).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('binds writes to the file: another file read is no target and no verification', async () => {
+    const { e, hook } = fresh();
+    const other = FILE.replace('config', 'other');
+    await hook(e.pre('Read', read(other), 'r1'));
+    await hook(e.post('Read', read(other), 'r1'));
+    expect(decisionOf(await hook(e.pre('Edit', edit(), 'w1')))).toEqual({
+      decision: 'deny',
+      reasonCode: 'TARGET_NOT_VALIDATED',
+    });
+    await hook(e.pre('Read', read(), 'r2'));
+    await hook(e.post('Read', read(), 'r2'));
+    expect(decisionOf(await hook(e.pre('Edit', edit(), 'w2')))).toEqual({ decision: 'allow' });
+    await hook(e.post('Edit', edit(), 'w2'));
+    await hook(e.pre('Read', read(other), 'r3'));
+    await hook(e.post('Read', read(other), 'r3'));
+    expect((await hook(e.stop(false))).json).toMatchObject({ decision: 'block' });
+  });
+
+  it('lets Write create a new file without a read first, then asks for it to be read', async () => {
+    const { dir, e, hook } = fresh();
+    const created = join(dir, 'new-file.ts');
+    const write = { file_path: created, content: 'export {};' };
+    expect(decisionOf(await hook(e.pre('Write', write, 'w1')))).toEqual({ decision: 'allow' });
+    await hook(e.post('Write', write, 'w1'));
+    expect((await hook(e.stop(false))).json).toMatchObject({ decision: 'block' });
+    await hook(e.pre('Read', read(created), 'r1'));
+    await hook(e.post('Read', read(created), 'r1'));
+    expect(await hook(e.stop(false))).toMatchObject({ code: 0, stdout: '' });
+    // Verified: the next write may go, but overwriting a file that exists needs a read of it first.
+    expect(
+      decisionOf(await hook(e.pre('Write', { file_path: join(process.cwd(), 'package.json'), content: '' }, 'w2'))),
+    ).toEqual({
+      decision: 'deny',
+      reasonCode: 'TARGET_NOT_VALIDATED',
+    });
+  });
+
   it('never asks for verification after TodoWrite (a state-only write)', async () => {
     const { e, hook } = fresh();
     expect(decisionOf(await hook(e.pre('TodoWrite', todo(), 'td1')))).toEqual({ decision: 'allow' });
