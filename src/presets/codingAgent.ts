@@ -1,4 +1,4 @@
-import { createClassifier, ClassifierRules, type ToolClassifier } from '../classifier.js';
+import { createClassifier, ClassifierRules, type CallDescriptor, type RulesClassifier } from '../classifier.js';
 import type { ToolKind } from '../toolKind.js';
 import { classifyShellCommand } from './classifyShellCommand.js';
 
@@ -110,7 +110,20 @@ export interface CodingAgentClassifierOptions {
  */
 export function createCodingAgentClassifier(options: CodingAgentClassifierOptions = {}): CodingAgentClassifier {
   const rules = options.rules === undefined ? undefined : ClassifierRules.parse(checked(options.rules));
-  const byRules: ToolClassifier = createClassifier(rules ?? { tools: {} });
+  const byRules: RulesClassifier = createClassifier(rules ?? { tools: {} });
+  /** What a rule says of a call: kind, targets, state-only, trust. */
+  const described = (tool: string, input: unknown, rule: string, fallbackTargets?: string[]): CodingAgentCall => {
+    const d: CallDescriptor = byRules.describe(tool, input);
+    const targets = d.targets ?? fallbackTargets;
+    return {
+      tool,
+      kind: d.kind,
+      ...(targets && { targets }),
+      ...(d.stateOnly && { stateOnly: true }),
+      ...(d.trust && { trust: d.trust }),
+      rule,
+    };
+  };
   const ruled = new Set(Object.keys(rules?.tools ?? {}));
   const { cwd } = options;
 
@@ -118,14 +131,8 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
     if (typeof tool !== 'string' || tool === '') return { tool: String(tool), kind: 'write', rule: 'no tool name' };
     const builtin = Object.hasOwn(CODING_AGENT_TOOLS, tool) ? CODING_AGENT_TOOLS[tool] : undefined;
     if (ruled.has(tool)) {
-      const kind = byRules(tool, input);
       const path = builtin?.path === undefined ? undefined : stringField(input, builtin.path);
-      return {
-        tool,
-        kind,
-        ...(path !== undefined && { targets: [fileTarget(path, cwd)] }),
-        rule: 'the rules file',
-      };
+      return described(tool, input, 'the rules file', path === undefined ? undefined : [fileTarget(path, cwd)]);
     }
     if (tool === 'Bash') {
       const command = stringField(input, 'command');
@@ -146,8 +153,8 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
         rule: 'the coding-agent table',
       };
     }
-    const kind = byRules(tool, input);
-    return { tool, kind, rule: kind === 'write' ? 'not in the table or the rules: a write' : 'generic verbs' };
+    const call = described(tool, input, '');
+    return { ...call, rule: call.kind === 'write' ? 'not in the table or the rules: a write' : 'generic verbs' };
   };
   return (tool, input) => {
     try {

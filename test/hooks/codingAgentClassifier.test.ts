@@ -63,6 +63,24 @@ describe('the coding-agent classifier', () => {
     expect(classify('Bash', { command: 'rm -rf /' }).kind).toBe('read');
   });
 
+  it('takes targets, state-only and trust from a rules file for MCP tools', () => {
+    const classify = createCodingAgentClassifier({
+      rules: {
+        tools: {
+          mcp__infra__restart: { kind: 'write', targets: ['host'], prefix: 'host:' },
+          mcp__notes__add: { kind: 'write', stateOnly: true },
+          mcp__mail__read: { kind: 'read', trust: 'untrusted' },
+        },
+      },
+    });
+    expect(classify('mcp__infra__restart', { host: 'web-1' })).toMatchObject({
+      kind: 'write',
+      targets: ['host:web-1'],
+    });
+    expect(classify('mcp__notes__add', {})).toMatchObject({ kind: 'write', stateOnly: true });
+    expect(classify('mcp__mail__read', {})).toMatchObject({ kind: 'read', trust: 'untrusted' });
+  });
+
   it('rejects malformed rules naming the path', () => {
     expect(() => createCodingAgentClassifier({ rules: { tools: { Edit: 'sometimes' } } })).toThrow(
       ClassifierRulesError,

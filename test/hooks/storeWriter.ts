@@ -6,7 +6,7 @@ import { FILE } from './fixtures.js';
  * lands mid-write often), until it is killed. Prints `ready` after its first save.
  */
 const [dir, id] = process.argv.slice(2) as [string, string];
-const store = createFileSessionStore({ dir });
+const store = createFileSessionStore({ dir, session: { targets: 'bind', profile: 'detection' } });
 for (let n = 0; ; n++) {
   await store.withSession(id, (s, notes) => {
     s.beginToolCall({ id: `r${n}`, kind: 'read', tool: 'Read', targets: [`file:${FILE}`] });
