@@ -1,5 +1,6 @@
 import { appFigures, type AppSizes } from './appSuite.js';
 import { gateFigures, type GateSizes } from './gate.js';
+import { hookFigures, type HookSizes } from './hookLatency.js';
 import { graphFigures, type GraphSizes } from './graphSuite.js';
 import { otelFigures, type OtelSizes } from './otelSuite.js';
 import type { Figure } from './measure.js';
@@ -18,6 +19,7 @@ export interface BenchSizes {
   redis: RedisSizes;
   mcp: McpSizes;
   otel: OtelSizes;
+  hook: HookSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -30,6 +32,7 @@ export const FULL_SIZES: BenchSizes = {
   redis: { decisions: 2000, runs: 3 },
   mcp: { calls: 2000, runs: 5 },
   otel: { cycles: 10_000, runs: 5 },
+  hook: { events: 20, runs: 3 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -42,9 +45,10 @@ export const TINY_SIZES: BenchSizes = {
   redis: { decisions: 50, runs: 2 },
   mcp: { calls: 30, runs: 2 },
   otel: { cycles: 50, runs: 2 },
+  hook: { events: 3, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel' | 'hook';
 
 export interface Suite {
   id: SuiteId;
@@ -62,4 +66,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'redis', title: '6. sessions shared on Redis', run: (s) => redisFigures(s.redis) },
   { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
   { id: 'otel', title: '8. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
+  { id: 'hook', title: '9. the Claude Code hook', run: (s) => hookFigures(s.hook) },
 ];

@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+const args = process.argv.slice(2);
 
-main(process.argv.slice(2)).then(
+// A coding agent's hook runs this before and after every tool call: it loads only the hook's own
+// modules, not the whole CLI. Any failure there, a failed import included, exits 2 (refused).
+const run: Promise<number> =
+  args[0] === 'hook' && args[1] === 'claude-code'
+    ? import('./hookClaudeCode.js').then(({ runClaudeCodeHook }) =>
+        runClaudeCodeHook(args.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) }),
+      )
+    : import('./main.js').then(({ main }) => main(args));
+
+run.then(
   (code) => {
     process.exitCode = code;
   },

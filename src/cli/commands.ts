@@ -10,6 +10,7 @@ import { mcpGatewayCommand } from './mcpGateway.js';
 import { mcpConfigCommand } from './mcpConfig.js';
 import { classifyCommand } from './classify.js';
 import { statsCommand } from './stats.js';
+import { hookCommand } from './hook.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -24,4 +25,5 @@ export const commands: Command[] = [
   mcpConfigCommand,
   classifyCommand,
   statsCommand,
+  hookCommand,
 ];

@@ -20,3 +20,15 @@ export { previewMachineSave } from './previewMachineSave.js';
 export { createLiveRecorder } from './createLiveRecorder.js';
 export type { LiveRecorder, LiveRecorderOptions } from './createLiveRecorder.js';
 export { packageRoot, defaultMachinePath } from './packageRoot.js';
+export {
+  createFileSessionStore,
+  defaultStateDir,
+  SessionFileError,
+  FileSessionConflictError,
+} from './createFileSessionStore.js';
+export type {
+  FileSessionStore,
+  FileSessionStoreOptions,
+  StoredFileSession,
+  SessionNotes,
+} from './createFileSessionStore.js';

@@ -1,0 +1,125 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeFigure, type Figure } from './measure.js';
+
+/*
+ * The Claude Code hook end to end: process start to answer, one process per event, as Claude Code
+ * runs it (PreToolUse and PostToolUse of a Read, alternately, on one saved session), against
+ * `node -e ""` on the same machine in the same run. Two ways to run the hook: the installed
+ * command (`bin.js hook claude-code`, which loads only the hook's modules) and the hook entry
+ * bundled into one file.
+ */
+
+export interface HookSizes {
+  /** Hook processes per run and route. */
+  events: number;
+  /** Measured runs, the routes interleaved. */
+  runs: number;
+}
+
+const path = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+function bundle(dir: string): string {
+  const out = join(dir, 'hook.mjs');
+  const result = spawnSync(
+    path('../node_modules/.bin/esbuild'),
+    [
+      path('../src/cli/hookBin.ts'),
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      `--outfile=${out}`,
+      '--log-level=error',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`bundling the hook failed: ${result.stderr}`);
+  return out;
+}
+
+/** Milliseconds from spawn to exit of one process fed `input` on stdin. */
+function timed(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`exit ${code}: ${stderr}`)),
+    );
+    child.stdin.end(input);
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
+  const bin = path('../dist/src/cli/bin.js');
+  if (!existsSync(bin)) throw new Error('the hook bench runs the built command: run `npm run build:lib` first');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-hook-'));
+  try {
+    const bundled = bundle(dir);
+    const env = { ...process.env, ASSISTANT_SAFETY_STATE_DIR: join(dir, 'state') };
+    let n = 0;
+    const event = () => {
+      const id = `t${n >> 1}`;
+      const base = {
+        session_id: 'bench',
+        transcript_path: '/t.jsonl',
+        cwd: '/repo',
+        tool_name: 'Read',
+        tool_input: { file_path: '/repo/a.ts' },
+        tool_use_id: id,
+      };
+      return JSON.stringify(
+        n++ % 2 === 0
+          ? { ...base, hook_event_name: 'PreToolUse' }
+          : { ...base, hook_event_name: 'PostToolUse', tool_response: {} },
+      );
+    };
+    const routes = {
+      bare: () => timed(['-e', ''], '', env),
+      bundled: () => timed([bundled], event(), env),
+      installed: () => timed([bin, 'hook', 'claude-code'], event(), env),
+    };
+    const runs: Record<keyof typeof routes, number[]> = { bare: [], bundled: [], installed: [] };
+    await routes.bundled(); // warm the file cache and create the session
+    for (let r = 0; r < sizes.runs; r++) {
+      for (const route of Object.keys(routes) as (keyof typeof routes)[]) {
+        const times: number[] = [];
+        for (let i = 0; i < sizes.events; i++) times.push(await routes[route]());
+        runs[route].push(median(times));
+      }
+    }
+    const baseline = { name: 'node -e ""', runs: runs.bare };
+    return [
+      makeFigure({
+        suite: 'hook',
+        name: 'hook event, bundled into one file (process start to answer)',
+        unit: 'ms',
+        better: 'lower',
+        runs: runs.bundled,
+        baseline,
+        note: 'PreToolUse and PostToolUse of a Read on a saved session, one process each',
+      }),
+      makeFigure({
+        suite: 'hook',
+        name: 'hook event, installed command (bin.js hook claude-code)',
+        unit: 'ms',
+        better: 'lower',
+        runs: runs.installed,
+        baseline,
+      }),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

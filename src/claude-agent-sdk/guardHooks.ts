@@ -1,0 +1,141 @@
+import type {
+  CanUseTool,
+  HookCallback,
+  HookCallbackMatcher,
+  HookEvent,
+  HookJSONOutput,
+  PermissionResult,
+} from '@anthropic-ai/claude-agent-sdk';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import type { SafetySession } from '../SafetySession.js';
+import type { BlockReasonCode } from '../toolKind.js';
+import type { CodingAgentClassifier } from '../presets/codingAgent.js';
+import { ClaudeCodeHookInput } from '../hooks/ClaudeCodeHookInput.js';
+import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
+import { formatIssues, issuesOf } from '../Issue.js';
+
+/** Any store with `withSession(id, fn)`: `createFileSessionStore` (`/node`) or `createRedisSessionStore` (`/redis`). */
+export interface GuardSessionStore {
+  withSession<T>(id: string, fn: (session: SafetySession) => T): Promise<T>;
+}
+
+/** A call the gate escalated (answered `ask`), as `approve` sees it. */
+export interface EscalatedCall {
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseID: string;
+  /** The block's JSON envelope (what is missing). */
+  reason: string;
+}
+
+/** Options of {@link guardHooks}: one `session` for the whole query, or a `store` keyed by the SDK's session id. */
+export type GuardHooksOptions = (
+  { session: SafetySession; store?: undefined } | { store: GuardSessionStore; session?: undefined }
+) & {
+  /** How tool calls are classified. Default the coding-agent classifier (`assistant-safety/hooks`). */
+  classify?: CodingAgentClassifier;
+  /** Block reasons answered `ask` instead of `deny`; `approve` then decides. Default none. */
+  escalate?: readonly BlockReasonCode[];
+  /** Decides an escalated call (through `canUseTool`): true approves it, and the approval is the evidence. Default: deny. */
+  approve?: (call: EscalatedCall) => boolean | Promise<boolean>;
+  /** Answers permission prompts the gate did not raise. Default: deny them. */
+  canUseTool?: CanUseTool;
+  /** Who an approval is attested by. Default `claude-agent-sdk-user`. */
+  approvedBy?: string;
+  /** Whether `Write` would create a file (which then needs no read first). Default: it does not exist on disk. */
+  isNewFile?: (path: string, cwd: string) => boolean;
+};
+
+/** What {@link guardHooks} returns: spread both into the SDK's `query` options. */
+export interface GuardedHooks {
+  hooks: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+  canUseTool: CanUseTool;
+}
+
+const EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Stop'] as const;
+
+/**
+ * The gate for a Claude Agent SDK agent: the SDK's own `hooks` (PreToolUse, PostToolUse,
+ * PostToolUseFailure, PermissionDenied, Stop, all tools) deciding each call on a session the way
+ * the `assistant-safety hook claude-code` command does, in-process, and a `canUseTool` that puts
+ * escalated calls to `approve`. A blocked call is denied with the block's JSON envelope as the
+ * reason the model reads; a stop with an unverified write is sent back to work once. A hook that
+ * fails denies the call.
+ *
+ * @example
+ * import { query } from '@anthropic-ai/claude-agent-sdk';
+ * const { hooks, canUseTool } = guardHooks({ session: createSafetySession({ targets: 'bind' }) });
+ * for await (const message of query({ prompt: 'Change the port to 8080', options: { hooks, canUseTool } })) {
+ *   console.log(message.type);
+ * }
+ */
+export function guardHooks(options: GuardHooksOptions): GuardedHooks {
+  const notesBySession = new Map<string, Record<string, unknown>>();
+  const escalated = new Map<string, string>();
+  const notesOf = (id: string) => {
+    let notes = notesBySession.get(id);
+    if (!notes) notesBySession.set(id, (notes = {}));
+    return notes;
+  };
+  const withSession = <T>(id: string, fn: (session: SafetySession) => T): Promise<T> =>
+    options.session ? Promise.resolve().then(() => fn(options.session)) : options.store.withSession(id, fn);
+
+  const denyAll = (event: string, message: string): HookJSONOutput =>
+    event === 'PreToolUse'
+      ? {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason: `assistant-safety: ${message}; the call is refused`,
+          },
+        }
+      : { systemMessage: `assistant-safety: ${message}` };
+
+  const callback: HookCallback = async (raw) => {
+    const event = raw.hook_event_name;
+    try {
+      const parsed = ClaudeCodeHookInput.safeParse(raw);
+      if (!parsed.success)
+        return denyAll(event, `the hook input does not match the hook schema: ${formatIssues(issuesOf(parsed.error))}`);
+      const input = parsed.data;
+      const notes = notesOf(input.session_id);
+      const output = await withSession(input.session_id, (session) =>
+        respondToClaudeCodeHook(input, session, notes, {
+          ...(options.classify && { classify: options.classify }),
+          ...(options.escalate && { escalate: options.escalate }),
+          approvedBy: options.approvedBy ?? 'claude-agent-sdk-user',
+          isNewFile: options.isNewFile ?? ((path, cwd) => !existsSync(isAbsolute(path) ? path : join(cwd, path))),
+        }),
+      );
+      if (input.hook_event_name === 'PreToolUse' && output && 'hookSpecificOutput' in output) {
+        if (output.hookSpecificOutput.permissionDecision === 'ask')
+          escalated.set(input.tool_use_id, output.hookSpecificOutput.permissionDecisionReason);
+      } else if (typeof input.tool_use_id === 'string') escalated.delete(input.tool_use_id);
+      return output ?? {};
+    } catch (e) {
+      return denyAll(event, e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const canUseTool: CanUseTool = async (toolName, input, context): Promise<PermissionResult> => {
+    const reason = escalated.get(context.toolUseID);
+    if (reason === undefined) {
+      if (options.canUseTool) {
+        const answer = await options.canUseTool(toolName, input, context);
+        if (answer) return answer;
+      }
+      return { behavior: 'deny', message: `assistant-safety: no permission handler for ${toolName}` };
+    }
+    const approved = options.approve
+      ? await options.approve({ toolName, input, toolUseID: context.toolUseID, reason })
+      : false;
+    if (approved) return { behavior: 'allow', updatedInput: input };
+    escalated.delete(context.toolUseID);
+    return { behavior: 'deny', message: reason };
+  };
+
+  const hooks: Partial<Record<HookEvent, HookCallbackMatcher[]>> = {};
+  for (const event of EVENTS) hooks[event] = [{ hooks: [callback] }];
+  return { hooks, canUseTool };
+}

@@ -1,0 +1,34 @@
+import { UsageError, type Command } from './Command.js';
+import { HOOK_CLAUDE_CODE_USAGE, runClaudeCodeHook } from './hookClaudeCode.js';
+
+export const hookCommand: Command = {
+  name: 'hook',
+  summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
+  usage: `${HOOK_CLAUDE_CODE_USAGE}
+
+assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
+
+Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
+PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart and
+SessionEnd, with the absolute path of this command; existing settings and hooks
+are kept, an entry of ours already there is updated, never doubled.
+
+  --project         .claude/settings.json under the current folder (default)
+  --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when set)
+  --settings FILE   this settings file instead
+  --dry-run         print the change as a diff; write nothing
+  --command CMD     the hook command to install (default: this installation's own)
+  -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...)`,
+  async run(argv, io) {
+    const [agent, ...rest] = argv;
+    if (agent === 'claude-code') return runClaudeCodeHook(rest, io);
+    if (agent === 'install') {
+      // The installer is loaded only when installing: a hook process never pays for it.
+      const { runHookInstall } = await import('./hookInstall.js');
+      return runHookInstall(rest, io);
+    }
+    throw new UsageError(
+      `hook speaks claude-code (and install claude-code), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
+    );
+  },
+};

@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BlockReasonCode } from '../toolKind.js';
+import type { ExecutionProfile, TargetMode } from '../SafetySession.js';
+import { ClaudeCodeHookInput, CLAUDE_CODE_HOOK_EVENTS } from '../hooks/ClaudeCodeHookInput.js';
+import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
+import { createCodingAgentClassifier } from '../presets/codingAgent.js';
+import { createFileSessionStore, defaultStateDir } from '../node/createFileSessionStore.js';
+import { formatIssues, issuesOf } from '../Issue.js';
+import type { CliIO } from './Command.js';
+
+/*
+ * `assistant-safety hook claude-code`: one Claude Code hook event per process. Kept apart from
+ * the rest of the CLI (bin.ts starts it directly) so a hook process loads only the gate, the
+ * classifier and the file store: it runs before and after every tool call.
+ */
+
+export const HOOK_CLAUDE_CODE_USAGE = `assistant-safety hook claude-code [--state-dir DIR] [--rules FILE] [--escalate CODES]
+                                   [--targets bind|ignore] [--profile NAME]
+
+The command Claude Code runs for its hook events (PreToolUse, PostToolUse,
+PostToolUseFailure, PermissionDenied, Stop, SessionStart, SessionEnd): it reads
+the event's JSON on stdin, decides it on the session named by session_id (kept
+in files between events) and answers in Claude Code's hook output format.
+
+  --state-dir DIR   where sessions are kept (default $ASSISTANT_SAFETY_STATE_DIR,
+                    else $XDG_STATE_HOME/assistant-safety/sessions, else
+                    ~/.local/state/assistant-safety/sessions)
+  --rules FILE      classifier rules (the createClassifier format): they win over
+                    the coding-agent table; mcp__server__tool tools are classified here
+  --escalate CODES  block reasons answered "ask" instead of "deny", comma-separated
+                    (e.g. TARGET_NOT_VALIDATED,NO_VALIDATED_TARGET): approving supplies
+                    the evidence the block asked for
+  --targets MODE    bind (default): a write may only touch files read or found in the
+                    session, and only a read of the file verifies it; ignore: by kind
+  --profile NAME    interactive, detection (default: the todo list may be written
+                    before anything was read) or investigation
+
+Exit codes: 0 answered (or nothing to say), 2 the hook itself failed: Claude Code
+then refuses the tool call (PreToolUse) and shows the message.`;
+
+const PROFILES = ['interactive', 'detection', 'investigation'] as const;
+
+/** Reads all of standard input. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Runs one hook event; every failure is exit code 2 with the reason on stderr, which Claude Code
+ * treats as a refusal of the tool call (and shows the reason): a crash of the gate never allows.
+ */
+export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => Promise<string> = readStdin) {
+  const fail = (message: string) => {
+    io.err(`assistant-safety hook: ${message}`);
+    return 2;
+  };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(HOOK_CLAUDE_CODE_USAGE);
+    return 0;
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'state-dir': { type: 'string' },
+        rules: { type: 'string' },
+        escalate: { type: 'string' },
+        targets: { type: 'string', default: 'bind' },
+        profile: { type: 'string', default: 'detection' },
+      },
+    }));
+  } catch (e) {
+    return fail(`${(e as Error).message}\n\n${HOOK_CLAUDE_CODE_USAGE}`);
+  }
+  try {
+    const targets = values.targets as TargetMode;
+    if (targets !== 'bind' && targets !== 'ignore') return fail(`--targets must be bind or ignore, got "${targets}"`);
+    const profile = values.profile as ExecutionProfile;
+    if (!PROFILES.includes(profile)) return fail(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
+    const escalate: BlockReasonCode[] = [];
+    for (const code of values.escalate
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? []) {
+      const parsed = BlockReasonCode.safeParse(code);
+      if (!parsed.success)
+        return fail(`--escalate: unknown block reason "${code}" (one of ${BlockReasonCode.options.join(', ')})`);
+      escalate.push(parsed.data);
+    }
+    let rules: unknown;
+    if (values.rules !== undefined) {
+      try {
+        rules = JSON.parse(readFileSync(values.rules, 'utf8'));
+      } catch (e) {
+        return fail(`--rules ${values.rules}: ${(e as Error).message}`);
+      }
+    }
+
+    const text = await stdin();
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      return fail(`the hook input on stdin is not JSON (${(e as Error).message}); the call is refused`);
+    }
+    const event = (raw as { hook_event_name?: unknown } | null)?.hook_event_name;
+    // An event the gate does not handle (installed for more events than it needs): nothing to say.
+    if (typeof event === 'string' && !(CLAUDE_CODE_HOOK_EVENTS as readonly string[]).includes(event)) return 0;
+    const parsed = ClaudeCodeHookInput.safeParse(raw);
+    if (!parsed.success)
+      return fail(`the hook input does not match Claude Code's hook schema: ${formatIssues(issuesOf(parsed.error))}`);
+    const input = parsed.data;
+
+    const store = createFileSessionStore({
+      dir: values['state-dir'] ?? defaultStateDir(),
+      session: { targets, profile, onWarning: (m) => io.err(`assistant-safety: ${m}`) },
+    });
+    if (input.hook_event_name === 'SessionStart') {
+      await store.sweep();
+      return 0;
+    }
+    if (input.hook_event_name === 'SessionEnd') {
+      await store.delete(input.session_id);
+      return 0;
+    }
+    const classify = createCodingAgentClassifier({ rules, cwd: input.cwd });
+    const output = await store.withSession(input.session_id, (session, notes) =>
+      respondToClaudeCodeHook(input, session, notes, {
+        classify,
+        escalate,
+        isNewFile: (path, cwd) => !existsSync(isAbsolute(path) ? path : join(cwd, path)),
+      }),
+    );
+    if (output !== undefined) io.out(JSON.stringify(output));
+    return 0;
+  } catch (e) {
+    return fail(`${(e as Error)?.message ?? String(e)}; the call is refused`);
+  }
+}

@@ -1,0 +1,37 @@
+/*
+ * assistant-safety/hooks: the gate for coding agents through their hook protocols (Claude Code
+ * today; docs/coding-agents.md): the hook events and answers as schemas, the decision on a
+ * session for one event, the settings merge of `hook install`, and the classification of
+ * coding-agent tools (Bash by a shell-word parser).
+ */
+export {
+  ClaudeCodeHookInput,
+  CLAUDE_CODE_HOOK_EVENTS,
+  PreToolUseInput,
+  PostToolUseInput,
+  PostToolUseFailureInput,
+  PermissionDeniedInput,
+  StopInput,
+  SessionStartInput,
+  SessionEndInput,
+} from './ClaudeCodeHookInput.js';
+export {
+  ClaudeCodeHookOutput,
+  PreToolUseOutput,
+  StopBlockOutput,
+  SystemMessageOutput,
+} from './ClaudeCodeHookOutput.js';
+export { respondToClaudeCodeHook } from './respondToClaudeCodeHook.js';
+export type { ClaudeCodeHookOptions } from './respondToClaudeCodeHook.js';
+export { mergeClaudeCodeSettings, ClaudeCodeSettings, ClaudeCodeSettingsError } from './mergeClaudeCodeSettings.js';
+export {
+  createCodingAgentClassifier,
+  codingAgentClassifier,
+  CODING_AGENT_TOOLS,
+  fileTarget,
+} from '../presets/codingAgent.js';
+export type { CodingAgentCall, CodingAgentClassifier, CodingAgentClassifierOptions } from '../presets/codingAgent.js';
+export { classifyShellCommand } from '../presets/classifyShellCommand.js';
+export type { ShellClassification } from '../presets/classifyShellCommand.js';
+export { parseShellCommand } from '../presets/parseShellCommand.js';
+export type { ParsedShell, ShellCommand, ShellRedirect } from '../presets/parseShellCommand.js';

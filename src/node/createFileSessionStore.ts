@@ -1,0 +1,362 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+// The modules themselves, not the core's index: a hook process loads only what it runs.
+import { formatIssues, issuesOf } from '../Issue.js';
+import {
+  createSafetySession,
+  restoreSafetySession,
+  type SafetySession,
+  type SafetySessionOptions,
+} from '../SafetySession.js';
+
+/*
+ * Sessions kept in files, for processes that live for one event (a coding agent's hooks).
+ * Each session is a folder of numbered revisions: `<dir>/<id>/<rev>.json`. A save writes the
+ * new revision to a temporary file (fsynced), then links it to the next number: link fails
+ * when that number exists, so of two processes that read revision n, exactly one saves n+1
+ * and the other reads again and decides again (compare-and-swap on the revision, no lock to
+ * go stale). A revision file is whole the moment it appears; a process killed mid-save leaves
+ * only a temporary file, which readers ignore and sweeps remove.
+ */
+
+/** The file format of one saved revision. */
+const SessionFileContent = z.strictObject({
+  format: z.literal('assistant-safety/session-file'),
+  version: z.literal(1),
+  id: z.string(),
+  rev: z.int().check(z.positive()),
+  savedAt: z.number(),
+  notes: z.record(z.string(), z.unknown()),
+  snapshot: z.unknown(),
+});
+
+/**
+ * Where sessions live by default: `$ASSISTANT_SAFETY_STATE_DIR`, else
+ * `$XDG_STATE_HOME/assistant-safety/sessions`, else `~/.local/state/assistant-safety/sessions`.
+ *
+ * @example
+ * defaultStateDir({ XDG_STATE_HOME: '/home/me/.state' }); // '/home/me/.state/assistant-safety/sessions'
+ */
+export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ASSISTANT_SAFETY_STATE_DIR) return env.ASSISTANT_SAFETY_STATE_DIR;
+  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(base, 'assistant-safety', 'sessions');
+}
+
+/** A session file that cannot be read or trusted: the message names the file and what is wrong with it. */
+export class SessionFileError extends Error {
+  readonly code = 'SESSION_FILE' as const;
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = 'SessionFileError';
+  }
+}
+
+/** Every attempt found a newer revision saved in between (`maxAttempts` or `timeoutMs` reached). */
+export class FileSessionConflictError extends Error {
+  readonly code = 'SESSION_CONFLICT' as const;
+  constructor(
+    readonly sessionId: string,
+    readonly attempts: number,
+  ) {
+    super(
+      `session ${JSON.stringify(sessionId)}: saved by another process during each of ${attempts} attempts; nothing was saved`,
+    );
+    this.name = 'FileSessionConflictError';
+  }
+}
+
+/** Notes kept with a session (JSON values): what an integration must remember between processes. */
+export type SessionNotes = Record<string, unknown>;
+
+export interface FileSessionStoreOptions {
+  /** The state folder. Default {@link defaultStateDir}. */
+  dir?: string;
+  /** Options for every session created or restored (`targets`, `profile`, `recorder`...). */
+  session?: SafetySessionOptions;
+  /** A session not saved for this long is expired: read as absent, removed by `sweep`. Default 7 days. */
+  idleTtlMs?: number;
+  /** Give up (reject) after this long. Default 5000. */
+  timeoutMs?: number;
+  /** Give up after this many conflicting attempts. Default 100. */
+  maxAttempts?: number;
+  /** Clock, epoch ms. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** One saved session as {@link FileSessionStore.get} returns it. */
+export interface StoredFileSession {
+  id: string;
+  rev: number;
+  savedAt: number;
+  notes: SessionNotes;
+  session: SafetySession;
+}
+
+/** Sessions in files, safe across processes. See {@link createFileSessionStore}. */
+export interface FileSessionStore {
+  /** The state folder. */
+  readonly dir: string;
+  /**
+   * Loads the session (a new one if the id is unknown or expired), runs `fn` on it and its notes
+   * synchronously, and saves both as the next revision only if nobody saved in between; on a
+   * conflict it reads again and runs `fn` again. Resolves to `fn`'s value once saved.
+   */
+  withSession<T>(id: string, fn: (session: SafetySession, notes: SessionNotes) => T): Promise<T>;
+  /** The session as saved (restored), or undefined. */
+  get(id: string): Promise<StoredFileSession | undefined>;
+  /** Removes the session. */
+  delete(id: string): Promise<void>;
+  /** Removes expired sessions and temporary files left by killed processes; resolves to the sessions removed. */
+  sweep(): Promise<number>;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+const REV_FILE = /^([0-9]+)\.json$/;
+
+/** A folder name for any session id: readable ids as they are, anything else hashed. */
+function folderOf(id: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,100}$/.test(id) && !id.includes('..')) return id;
+  return `h-${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Creates a session store on the file system: each call of a short-lived process (a hook)
+ * loads the session, decides, and saves it as the next revision with a compare-and-swap, so
+ * parallel processes never lose an update. A corrupt file is an error naming it, never a fresh
+ * session.
+ *
+ * @example
+ * const store = createFileSessionStore({ session: { targets: 'bind' } });
+ * const blocked = await store.withSession('claude-session-1', (s) =>
+ *   s.beginToolCall({ id: 'toolu_1', kind: 'read', tool: 'Read', targets: ['file:/src/app.ts'] }),
+ * );
+ */
+export function createFileSessionStore(options: FileSessionStoreOptions = {}): FileSessionStore {
+  const dir = options.dir ?? defaultStateDir();
+  const idleTtlMs = options.idleTtlMs ?? 7 * DAY;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const maxAttempts = options.maxAttempts ?? 100;
+  const now = options.now ?? Date.now;
+  const sessionOptions = options.session ?? {};
+
+  const checkId = (method: string, id: unknown): string => {
+    if (typeof id !== 'string' || id.length === 0)
+      throw new TypeError(`${method}: id: expected a non-empty string, got ${typeof id}`);
+    return id;
+  };
+
+  interface Loaded {
+    rev: number;
+    savedAt: number;
+    notes: SessionNotes;
+    snapshot: unknown;
+  }
+
+  /** The latest revision of a session, or undefined. Retries when a revision vanishes under it (a sweep of old ones). */
+  const load = (id: string): Loaded | undefined => {
+    const folder = join(dir, folderOf(id));
+    for (let tries = 0; ; tries++) {
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new SessionFileError(`cannot read the session folder ${folder}: ${(e as Error).message}`, folder);
+      }
+      let rev = 0;
+      for (const name of names) {
+        const m = REV_FILE.exec(name);
+        if (m) rev = Math.max(rev, Number(m[1]));
+      }
+      if (rev === 0) return undefined;
+      const path = join(folder, `${rev}.json`);
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && tries < 10) continue;
+        throw new SessionFileError(`cannot read the session file ${path}: ${(e as Error).message}`, path);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        throw new SessionFileError(
+          `the session file ${path} is corrupt (not JSON: ${(e as Error).message}); nothing was decided. Remove the file to start the session again.`,
+          path,
+        );
+      }
+      const parsed = SessionFileContent.safeParse(json);
+      if (!parsed.success)
+        throw new SessionFileError(
+          `the session file ${path} is corrupt: ${formatIssues(issuesOf(parsed.error))}; nothing was decided. Remove the file to start the session again.`,
+          path,
+        );
+      if (parsed.data.rev !== rev || parsed.data.id !== id)
+        throw new SessionFileError(
+          `the session file ${path} is corrupt: it says revision ${parsed.data.rev} of session ${JSON.stringify(parsed.data.id)}; nothing was decided.`,
+          path,
+        );
+      return {
+        rev,
+        savedAt: parsed.data.savedAt,
+        notes: parsed.data.notes,
+        snapshot: parsed.data.snapshot,
+      };
+    }
+  };
+
+  const restore = (id: string, loaded: Loaded, path: string): SafetySession => {
+    try {
+      return restoreSafetySession(loaded.snapshot, { ...sessionOptions, id });
+    } catch (e) {
+      throw new SessionFileError(
+        `the session file ${path} is corrupt: ${(e as Error).message}; nothing was decided. Remove the file to start the session again.`,
+        path,
+      );
+    }
+  };
+
+  /** Writes revision `rev` unless it exists: true when this call saved it. */
+  const save = (id: string, rev: number, content: string): boolean => {
+    const folder = join(dir, folderOf(id));
+    mkdirSync(folder, { recursive: true });
+    const temp = join(folder, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, join(folder, `${rev}.json`));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    const names = readdirSync(folder);
+    const revs = names
+      .map((n) => REV_FILE.exec(n))
+      .filter((m) => m !== null)
+      .map((m) => Number(m[1]));
+    if (revs.some((r) => r > rev)) {
+      // This number was free only because old revisions had been removed: the session has moved
+      // on past it (nobody builds on a revision below the latest), so this save is stale. Undo it.
+      rmSync(join(folder, `${rev}.json`), { force: true });
+      return false;
+    }
+    // Older revisions are no longer needed (the one before is kept for readers that just listed it).
+    for (const r of revs) if (r < rev - 1) rmSync(join(folder, `${r}.json`), { force: true });
+    return true;
+  };
+
+  const expired = (loaded: Loaded | undefined) => loaded !== undefined && now() - loaded.savedAt > idleTtlMs;
+
+  return {
+    dir,
+
+    async withSession<T>(id: string, fn: (session: SafetySession, notes: SessionNotes) => T): Promise<T> {
+      checkId('withSession', id);
+      if (typeof fn !== 'function') throw new TypeError('withSession: fn: expected a function');
+      const deadline = performance.now() + timeoutMs;
+      for (let attempt = 1; ; attempt++) {
+        const loaded = load(id);
+        const fresh = loaded === undefined || expired(loaded);
+        const path = join(dir, folderOf(id), `${loaded?.rev ?? 0}.json`);
+        const session = fresh ? createSafetySession({ ...sessionOptions, id }) : restore(id, loaded, path);
+        const notes: SessionNotes = fresh ? {} : structuredClone(loaded.notes);
+        const value = fn(session, notes);
+        if (typeof (value as { then?: unknown } | null)?.then === 'function')
+          throw new TypeError(
+            `withSession(${JSON.stringify(id)}, fn): fn returned a promise; it must run synchronously. Nothing was saved.`,
+          );
+        const rev = (loaded?.rev ?? 0) + 1;
+        const content = JSON.stringify({
+          format: 'assistant-safety/session-file',
+          version: 1,
+          id,
+          rev,
+          savedAt: now(),
+          notes,
+          snapshot: session.persist(),
+        });
+        if (save(id, rev, content)) return value;
+        if (attempt >= maxAttempts || performance.now() > deadline) throw new FileSessionConflictError(id, attempt);
+        await sleep(Math.random() * Math.min(20, 2 * attempt));
+      }
+    },
+
+    async get(id) {
+      checkId('get', id);
+      const loaded = load(id);
+      if (loaded === undefined || expired(loaded)) return undefined;
+      const path = join(dir, folderOf(id), `${loaded.rev}.json`);
+      return { id, rev: loaded.rev, savedAt: loaded.savedAt, notes: loaded.notes, session: restore(id, loaded, path) };
+    },
+
+    async delete(id) {
+      checkId('delete', id);
+      rmSync(join(dir, folderOf(id)), { recursive: true, force: true });
+    },
+
+    async sweep() {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return 0;
+      }
+      let removed = 0;
+      const cutoff = now() - idleTtlMs;
+      for (const name of names) {
+        const folder = join(dir, name);
+        let files: string[];
+        try {
+          files = readdirSync(folder);
+        } catch {
+          continue;
+        }
+        let latest = 0;
+        for (const file of files) {
+          try {
+            const { mtimeMs } = statSync(join(folder, file));
+            // Temporary files of killed processes: gone after a minute.
+            if (file.startsWith('.tmp-') && mtimeMs < now() - 60_000) unlinkSync(join(folder, file));
+            else latest = Math.max(latest, mtimeMs);
+          } catch {
+            // removed meanwhile
+          }
+        }
+        if (latest < cutoff) {
+          rmSync(folder, { recursive: true, force: true });
+          removed++;
+        }
+      }
+      return removed;
+    },
+  };
+}
