@@ -9,6 +9,7 @@ import { exportCommand } from './export.js';
 import { mcpGatewayCommand } from './mcpGateway.js';
 import { classifyCommand } from './classify.js';
 import { statsCommand } from './stats.js';
+import { auditCommand } from './audit.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   mcpGatewayCommand,
   classifyCommand,
   statsCommand,
+  auditCommand,
 ];

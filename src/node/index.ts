@@ -20,3 +20,5 @@ export { previewMachineSave } from './previewMachineSave.js';
 export { createLiveRecorder } from './createLiveRecorder.js';
 export type { LiveRecorder, LiveRecorderOptions } from './createLiveRecorder.js';
 export { packageRoot, defaultMachinePath } from './packageRoot.js';
+export { auditFiles, AuditInputError, AUDIT_MAX_LINE_BYTES } from '../audit/auditFiles.js';
+export type { AuditFilesOptions, AuditProgress } from '../audit/auditFiles.js';
