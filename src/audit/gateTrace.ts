@@ -1,4 +1,5 @@
 import { createSafetySession, type TargetMode } from '../SafetySession.js';
+import { finishToolCall } from '../loop/finishToolCall.js';
 import type { RecordedBlockCode, SessionRecorder } from '../RecordingEntry.js';
 import type { SessionState, ToolKind } from '../toolKind.js';
 import type { ClassificationRule } from '../classify/index.js';
@@ -41,7 +42,9 @@ export interface GateTraceOptions {
 
 /**
  * Runs one trace through a fresh session: each tool call begun in its order (a batch's calls one
- * after another, before their results), each result ending its call, the final answer checked.
+ * after another, before their results), each result ending its call as the tool loop and the
+ * adapters end one (`finishToolCall`: a read that verifies a write completes the verification),
+ * the final answer checked.
  * A blocked call is counted and treated as not run: its result is ignored, and the trace goes on
  * as it was recorded (a counterfactual: the agent, told no, might have done otherwise). The
  * session's clock is the trace's time when it has one, else a millisecond a step from 0.
@@ -91,7 +94,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       });
     } else if (step.type === 'result') {
       if (blocked.has(step.id)) resultsIgnored++;
-      else session.endToolCall({ id: step.id, ok: step.ok });
+      else finishToolCall(session, { id: step.id, ok: step.ok });
     } else {
       const state = session.state;
       const block = session.canFinalAnswer();
