@@ -71,13 +71,17 @@ const FINISHED_STATES = new Map([
   ['output-denied', false],
 ]);
 
-const isUIMessage = (m: unknown) => typeof m === 'object' && m !== null && Array.isArray((m as { parts?: unknown }).parts);
+const isUIMessage = (m: unknown) =>
+  typeof m === 'object' && m !== null && Array.isArray((m as { parts?: unknown }).parts);
 
 /**
  * Reads one AI SDK conversation (`{ messages: [...] }`, ModelMessages or UIMessages): the same
  * steps as the OpenAI format. A row without `messages` is not a trace.
  */
-export function aiSdkTrace(row: unknown, at: { file: string; line: number; prefix: (string | number)[]; id: string }): RowRead {
+export function aiSdkTrace(
+  row: unknown,
+  at: { file: string; line: number; prefix: (string | number)[]; id: string },
+): RowRead {
   if (typeof row !== 'object' || row === null || Array.isArray(row) || !('messages' in row))
     return { type: 'skipped', reason: 'no "messages": not a conversation' };
   const parsed = parseOr(OpenAiTraceRow, row, at.prefix);
@@ -117,7 +121,12 @@ export function aiSdkTrace(row: unknown, at: { file: string; line: number; prefi
       if (part.type === 'tool-call' && r === 'assistant') {
         const call = parseOr(AiSdkToolCallPart, part, [...prefix, 'content', j]);
         if ('problem' in call) return { type: 'malformed', id, ...call.problem };
-        b.call(call.data.toolCallId, call.data.toolName, call.data.input ?? (part as { args?: unknown }).args, partPlace);
+        b.call(
+          call.data.toolCallId,
+          call.data.toolName,
+          call.data.input ?? (part as { args?: unknown }).args,
+          partPlace,
+        );
       } else if (part.type === 'tool-result') {
         const result = parseOr(AiSdkToolResultPart, part, [...prefix, 'content', j]);
         if ('problem' in result) return { type: 'malformed', id, ...result.problem };
@@ -161,7 +170,10 @@ function uiParts(
       const call = parseOr(AiSdkToolUIPart, part, [...prefix, 'parts', j]);
       if ('problem' in call) return call.problem;
       if (part.type === 'dynamic-tool' && call.data.toolName === undefined)
-        return { path: formatPath([...prefix, 'parts', j, 'toolName']), message: 'a dynamic-tool part needs its toolName; it is missing' };
+        return {
+          path: formatPath([...prefix, 'parts', j, 'toolName']),
+          message: 'a dynamic-tool part needs its toolName; it is missing',
+        };
       step.push({ call: call.data, j });
     }
   }

@@ -17,7 +17,12 @@ import type { RowRead } from './RowRead.js';
 const nonEmpty = z.string().check(z.minLength(1));
 
 /** A `tool_use` content block: a tool call. */
-export const ClaudeCodeToolUse = z.looseObject({ type: z.literal('tool_use'), id: nonEmpty, name: nonEmpty, input: z.optional(z.unknown()) });
+export const ClaudeCodeToolUse = z.looseObject({
+  type: z.literal('tool_use'),
+  id: nonEmpty,
+  name: nonEmpty,
+  input: z.optional(z.unknown()),
+});
 export type ClaudeCodeToolUse = z.infer<typeof ClaudeCodeToolUse>;
 
 /** A `tool_result` content block: `is_error: true` when the call failed. */
@@ -48,7 +53,11 @@ export type ClaudeCodeLine = z.infer<typeof ClaudeCodeLine>;
 export function isClaudeCodeLine(v: unknown): boolean {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
-  return typeof o.type === 'string' && !('messages' in o) && ('sessionId' in o || 'uuid' in o || 'leafUuid' in o || 'message' in o);
+  return (
+    typeof o.type === 'string' &&
+    !('messages' in o) &&
+    ('sessionId' in o || 'uuid' in o || 'leafUuid' in o || 'message' in o)
+  );
 }
 
 interface Open {
@@ -116,7 +125,8 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
       const out: RowRead[] = [];
       for (const [id, { builder, line, messages }] of open) {
         if (builder.problem) out.push({ type: 'malformed', id, ...builder.problem });
-        else if (messages === 0) out.push({ type: 'skipped', line, reason: `session ${id} has no user or assistant line` });
+        else if (messages === 0)
+          out.push({ type: 'skipped', line, reason: `session ${id} has no user or assistant line` });
         else out.push({ type: 'trace', trace: builder.finish(id, file, line) });
       }
       open.clear();

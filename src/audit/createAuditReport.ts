@@ -88,7 +88,10 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
   const histogram = new Map<number, number>();
   let maxUs = 0;
   const sequences = new Map<string, { tools: string[]; traces: number; example: string }>();
-  const tools = new Map<string, { calls: number; blocked: number; kinds: Record<string, number>; decidedBy: Set<string> }>();
+  const tools = new Map<
+    string,
+    { calls: number; blocked: number; kinds: Record<string, number>; decidedBy: Set<string> }
+  >();
   const errors: TraceIssue[] = [];
   let errorCount = 0;
 
@@ -201,7 +204,10 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
         blocked: sortedCounts(blocked),
         blockedByTool: sortedCounts(blockedByTool),
         blockedByState: sortedCounts(blockedByState),
-        firstBlock: { atCall: ordered(atCall, [...CALL_BUCKETS.map(([, k]) => k), 'final answer']), atPart: ordered(atPart, PARTS) },
+        firstBlock: {
+          atCall: ordered(atCall, [...CALL_BUCKETS.map(([, k]) => k), 'final answer']),
+          atPart: ordered(atPart, PARTS),
+        },
         escalations: { calls: escalationCalls, traces: escalationTraces, reasons: [...escalate] },
         decisionTimeUs: { calls: total, p50: round(quantile(0.5)), p99: round(quantile(0.99)), max: round(maxUs) },
         sequences: [...sequences.values()]

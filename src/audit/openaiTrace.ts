@@ -79,7 +79,10 @@ export function rowId(row: { id?: unknown }, fallback: string): string {
  * order, each `tool` message ending its call (`ok` unless `error` is non-null), and the final
  * assistant text. A row without `messages` is not a trace.
  */
-export function openaiTrace(row: unknown, at: { file: string; line: number; prefix: (string | number)[]; id: string }): RowRead {
+export function openaiTrace(
+  row: unknown,
+  at: { file: string; line: number; prefix: (string | number)[]; id: string },
+): RowRead {
   if (typeof row !== 'object' || row === null || Array.isArray(row) || !('messages' in row))
     return { type: 'skipped', reason: 'no "messages": not a conversation' };
   const parsed = parseOr(OpenAiTraceRow, row, at.prefix);

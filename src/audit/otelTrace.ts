@@ -85,7 +85,10 @@ export function isOtelExport(v: unknown): boolean {
 
 /** Collects the GenAI spans of a file by trace id; traces are finished at the end of the file. */
 export function createOtelCollector(file: string) {
-  const traces = new Map<string, { line: number; spans: (ToolSpan | InferenceSpan)[]; problem?: { line: number; path: string; message: string } }>();
+  const traces = new Map<
+    string,
+    { line: number; spans: (ToolSpan | InferenceSpan)[]; problem?: { line: number; path: string; message: string } }
+  >();
   return {
     line(value: unknown, line: number): RowRead | undefined {
       const parsed = parseOr(OtelExport, value, []);
@@ -136,7 +139,12 @@ export function createOtelCollector(file: string) {
             } else {
               const reasons = attribute(sp, 'gen_ai.response.finish_reasons');
               const list = Array.isArray(reasons) ? reasons : typeof reasons === 'string' ? [reasons] : [];
-              t.spans.push({ type: 'inference', start, end, asksForTools: list.some((x) => TOOL_FINISH.has(String(x))) });
+              t.spans.push({
+                type: 'inference',
+                start,
+                end,
+                asksForTools: list.some((x) => TOOL_FINISH.has(String(x))),
+              });
             }
           }
       return undefined;

@@ -51,7 +51,11 @@ export function declarationsOf(tools: unknown): ToolDeclaration[] | undefined {
     const fn = (t as { function?: unknown }).function;
     const candidate =
       typeof fn === 'object' && fn !== null && typeof (t as { name?: unknown }).name !== 'string'
-        ? { ...(fn as object), ...('annotations' in t && { annotations: t.annotations }), ...('kind' in t && { kind: t.kind }) }
+        ? {
+            ...(fn as object),
+            ...('annotations' in t && { annotations: t.annotations }),
+            ...('kind' in t && { kind: t.kind }),
+          }
         : t;
     const parsed = safeParseInput(ToolDeclaration, candidate);
     if (parsed.success) out.push(parsed.data);

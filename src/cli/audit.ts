@@ -17,7 +17,8 @@ function render(report: AuditReport, out: string | undefined): string {
 
 export const auditCommand: Command = {
   name: 'audit',
-  summary: 'what the gate would have done to traces an agent already produced (OpenAI, AI SDK, Claude Code, OpenTelemetry)',
+  summary:
+    'what the gate would have done to traces an agent already produced (OpenAI, AI SDK, Claude Code, OpenTelemetry)',
   usage: `assistant-safety audit FILE|DIR... [--format auto|openai|ai-sdk|claude-code|otel] [--rules FILE]
                        [--name-verbs] [--targets bind] [--escalate CODE,...] [--recordings DIR]
                        [--out report.json|report.md|report.html]
@@ -84,7 +85,9 @@ Exit codes: 0 audited, 2 bad arguments, a missing path or bad rules.`,
       const now = Date.now();
       if (now - shown < 200) return;
       shown = now;
-      process.stderr.write(`\raudit: ${p.files} files, ${p.traces} traces, ${p.calls} calls: ${p.file}`.slice(0, 160) + '\x1b[K');
+      process.stderr.write(
+        `\raudit: ${p.files} files, ${p.traces} traces, ${p.calls} calls: ${p.file}`.slice(0, 160) + '\x1b[K',
+      );
     };
     let report: AuditReport;
     try {

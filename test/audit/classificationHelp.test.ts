@@ -36,14 +36,18 @@ async function audit(...extra: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'audit-classify-'));
   writeFileSync(join(dir, 'export.jsonl'), JSON.stringify(ROW) + '\n');
   const out: string[] = [];
-  expect(await main(['audit', join(dir, 'export.jsonl'), ...extra], { out: (t) => out.push(t), err: () => {} })).toBe(0);
+  expect(await main(['audit', join(dir, 'export.jsonl'), ...extra], { out: (t) => out.push(t), err: () => {} })).toBe(
+    0,
+  );
   return JSON.parse(out.join('\n'));
 }
 
 describe('classification help', () => {
   it('should use the annotations and kinds a trace declares and list the undeclared tools', async () => {
     const report = await audit();
-    const kinds = Object.fromEntries(report.tools.map((t: { tool: string; kinds: object; decidedBy: string[] }) => [t.tool, [t.kinds, t.decidedBy]]));
+    const kinds = Object.fromEntries(
+      report.tools.map((t: { tool: string; kinds: object; decidedBy: string[] }) => [t.tool, [t.kinds, t.decidedBy]]),
+    );
     expect(kinds).toEqual({
       list_vms: [{ resolve: 1 }, ['kind']],
       get_status: [{ read: 1 }, ['annotations']],

@@ -95,7 +95,10 @@ describe('auditing generated traces in each format', () => {
       expect(Object.fromEntries(report.tools.map((t) => [t.tool, { calls: t.calls, blocked: t.blocked }]))).toEqual(
         Object.fromEntries(hand.tools),
       );
-      expect(report.tools.find((t) => t.tool === 'list_vms')).toMatchObject({ kinds: { resolve: expect.any(Number) }, decidedBy: ['rules'] });
+      expect(report.tools.find((t) => t.tool === 'list_vms')).toMatchObject({
+        kinds: { resolve: expect.any(Number) },
+        decidedBy: ['rules'],
+      });
       expect(report.undeclared).toEqual(['delete_vm']);
       expect(report.files.every((f) => f.format !== null)).toBe(true);
       // The generated traces block something, or the test would prove little.

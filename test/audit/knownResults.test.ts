@@ -81,7 +81,12 @@ describe('known results', () => {
   it('should block the second restart, in VERIFYING, ignore its result and block the final answer', () => {
     const audit = gateTrace(traceOf(BLOCKED), { classifier: createAuditClassifier({ rules: RULES }) });
     expect(audit.calls.map((c) => c.blocked)).toEqual([false, false, false, true]);
-    expect(audit.calls[3]).toMatchObject({ id: 'c4', tool: 'restart_vm', reason: 'UNVERIFIED_WRITE', state: 'VERIFYING' });
+    expect(audit.calls[3]).toMatchObject({
+      id: 'c4',
+      tool: 'restart_vm',
+      reason: 'UNVERIFIED_WRITE',
+      state: 'VERIFYING',
+    });
     expect(audit.resultsIgnored).toBe(1);
     expect(audit.final).toEqual({ blocked: true, reason: 'FINAL_ANSWER_UNVERIFIED', state: 'VERIFYING' });
   });

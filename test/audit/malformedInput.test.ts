@@ -67,10 +67,17 @@ describe('malformed input', () => {
   it('should name the bad field of a tool call and of a transcript line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-bad-'));
     const path = exportWith(dir, [
-      JSON.stringify({ id: 'noname', messages: [{ role: 'assistant', tool_calls: [{ id: 'c1', function: { arguments: '{}' } }] }] }),
+      JSON.stringify({
+        id: 'noname',
+        messages: [{ role: 'assistant', tool_calls: [{ id: 'c1', function: { arguments: '{}' } }] }],
+      }),
     ]);
     const lines = claudeCodeLines(generateTraces(1, 5)[0]!).map((l) => JSON.stringify(l));
-    lines.splice(3, 0, JSON.stringify({ type: 'assistant', sessionId: 'trace-x', message: { role: 'narrator', content: 'x' } }));
+    lines.splice(
+      3,
+      0,
+      JSON.stringify({ type: 'assistant', sessionId: 'trace-x', message: { role: 'narrator', content: 'x' } }),
+    );
     writeFileSync(join(dir, 'transcript.jsonl'), lines.join('\n') + '\n');
     const report = await auditFiles([path, join(dir, 'transcript.jsonl')]);
     expect(report.errors).toEqual([
@@ -108,7 +115,12 @@ describe('malformed input', () => {
     const report = await auditFiles([path]);
     expect(report.traces).toBe(2);
     expect(report.errors).toEqual([
-      { file: path, line: 2, path: '', message: `longer than ${16 * 1024 * 1024} bytes (the line length limit); not read` },
+      {
+        file: path,
+        line: 2,
+        path: '',
+        message: `longer than ${16 * 1024 * 1024} bytes (the line length limit); not read`,
+      },
     ]);
     // The line was not held: memory grew by well under its size.
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);

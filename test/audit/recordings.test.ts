@@ -26,7 +26,14 @@ describe('audit --recordings', () => {
     writeFileSync(join(dir, 'export.jsonl'), traces.map((t) => JSON.stringify(openaiRow(t, true))).join('\n') + '\n');
     mkdirTranscript(dir, traces[0]!.id);
     const recordings = join(dir, 'recordings');
-    const args = [join(dir, 'export.jsonl'), join(dir, 'transcript.jsonl'), '--rules', join(dir, 'rules.json'), '--recordings', recordings];
+    const args = [
+      join(dir, 'export.jsonl'),
+      join(dir, 'transcript.jsonl'),
+      '--rules',
+      join(dir, 'rules.json'),
+      '--recordings',
+      recordings,
+    ];
     const first = await audit(...args);
     expect(first.code).toBe(0);
     // Two traces share an id (the row and the transcript): both kept, the second under a suffixed name.

@@ -14,12 +14,20 @@ import { generateTraces, openaiRow, RULES } from './traceModel.js';
 async function auditTo(out: string) {
   const dir = mkdtempSync(join(tmpdir(), 'audit-out-'));
   writeFileSync(join(dir, 'rules.json'), JSON.stringify(RULES));
-  writeFileSync(join(dir, 'export.jsonl'), generateTraces(40, 11).map((t) => JSON.stringify(openaiRow(t, false))).join('\n'));
+  writeFileSync(
+    join(dir, 'export.jsonl'),
+    generateTraces(40, 11)
+      .map((t) => JSON.stringify(openaiRow(t, false)))
+      .join('\n'),
+  );
   const err: string[] = [];
-  const code = await main(['audit', join(dir, 'export.jsonl'), '--rules', join(dir, 'rules.json'), '--out', join(dir, out)], {
-    out: () => {},
-    err: (t) => err.push(t),
-  });
+  const code = await main(
+    ['audit', join(dir, 'export.jsonl'), '--rules', join(dir, 'rules.json'), '--out', join(dir, out)],
+    {
+      out: () => {},
+      err: (t) => err.push(t),
+    },
+  );
   expect(code).toBe(0);
   expect(err.join('\n')).toMatch(/^audit: 40 traces, \d+ with a blocked call/);
   return readFileSync(join(dir, out), 'utf8');
@@ -36,7 +44,14 @@ describe('the report forms', () => {
     const md = await auditTo('report.md');
     expect(md).toContain(`> ${COUNTERFACTUAL_NOTE}`);
     expect(md).toMatch(/\| traces audited \| 40 \|/);
-    for (const title of ['Blocked by reason', 'Blocked tool calls by tool', 'Blocked by state', "first block falls", 'blocked sequences', 'Kind each tool got'])
+    for (const title of [
+      'Blocked by reason',
+      'Blocked tool calls by tool',
+      'Blocked by state',
+      'first block falls',
+      'blocked sequences',
+      'Kind each tool got',
+    ])
       expect(md).toContain(title);
     expect(md).toContain('No rule, kind or annotation declared: delete_vm.');
   });

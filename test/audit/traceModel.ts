@@ -23,8 +23,7 @@ export interface ModelTrace {
 /** The rules the tests audit with: `delete_vm` is left out, so it is undeclared. */
 export const RULES = { tools: { list_vms: 'resolve', get_status: 'read', restart_vm: 'write' } } as const;
 const TOOLS = ['list_vms', 'get_status', 'restart_vm', 'delete_vm'];
-export const kindOf = (tool: string): ToolKind =>
-  (RULES.tools as Record<string, ToolKind>)[tool] ?? 'write';
+export const kindOf = (tool: string): ToolKind => (RULES.tools as Record<string, ToolKind>)[tool] ?? 'write';
 
 /** A small deterministic PRNG (mulberry32). */
 function random(seed: number) {
@@ -63,12 +62,18 @@ export function generateTraces(count: number, seed = 1): ModelTrace[] {
     },
     {
       id: 'failed',
-      batches: [[{ id: 'f1', tool: 'list_vms', args: {}, result: 'failed' }], [{ id: 'f2', tool: 'restart_vm', args: {}, result: 'ok' }]],
+      batches: [
+        [{ id: 'f1', tool: 'list_vms', args: {}, result: 'failed' }],
+        [{ id: 'f2', tool: 'restart_vm', args: {}, result: 'ok' }],
+      ],
       final: true,
     },
     {
       id: 'cut',
-      batches: [[{ id: 'k1', tool: 'list_vms', args: {}, result: 'ok' }], [{ id: 'k2', tool: 'restart_vm', args: {}, result: 'none' }]],
+      batches: [
+        [{ id: 'k1', tool: 'list_vms', args: {}, result: 'ok' }],
+        [{ id: 'k2', tool: 'restart_vm', args: {}, result: 'none' }],
+      ],
       final: false,
     },
   ];
@@ -117,7 +122,12 @@ export function openaiRow(t: ModelTrace, argsAsString: boolean) {
     });
     for (const c of batch)
       if (c.result !== 'none')
-        messages.push({ role: 'tool', tool_call_id: c.id, content: 'result', error: c.result === 'failed' ? 'boom' : null });
+        messages.push({
+          role: 'tool',
+          tool_call_id: c.id,
+          content: 'result',
+          error: c.result === 'failed' ? 'boom' : null,
+        });
   }
   if (t.final) messages.push({ role: 'assistant', content: 'All done.' });
   return { id: t.id, messages };
@@ -175,7 +185,14 @@ export function aiSdkUIRow(t: ModelTrace) {
 /** A Claude Code transcript: one line per tool_use (as Claude Code writes a response's blocks), results in a user line. */
 export function claudeCodeLines(t: ModelTrace): unknown[] {
   let n = 0;
-  const base = { sessionId: t.id, cwd: '/srv', version: '2.1.12', gitBranch: '', userType: 'external', isSidechain: false };
+  const base = {
+    sessionId: t.id,
+    cwd: '/srv',
+    version: '2.1.12',
+    gitBranch: '',
+    userType: 'external',
+    isSidechain: false,
+  };
   const line = (type: string, message: unknown) => ({
     ...base,
     type,
@@ -277,7 +294,10 @@ const inc = (r: Record<string, number>, k: string) => {
 };
 
 /** The report's counts from the model, with a bare session and no audit code. */
-export function countByHand(traces: ModelTrace[], escalate = ['NO_VALIDATED_TARGET', 'TARGET_NOT_VALIDATED', 'UNVERIFIED_WRITE']) {
+export function countByHand(
+  traces: ModelTrace[],
+  escalate = ['NO_VALIDATED_TARGET', 'TARGET_NOT_VALIDATED', 'UNVERIFIED_WRITE'],
+) {
   const c = {
     traces: traces.length,
     tracesWithBlock: 0,
@@ -335,7 +355,10 @@ export function countByHand(traces: ModelTrace[], escalate = ['NO_VALIDATED_TARG
     if (escalated) c.escalations.traces++;
     if (first > 0) {
       c.tracesWithBlock++;
-      inc(c.atCall, first <= 3 ? String(first) : first <= 5 ? '4-5' : first <= 10 ? '6-10' : first <= 20 ? '11-20' : '21+');
+      inc(
+        c.atCall,
+        first <= 3 ? String(first) : first <= 5 ? '4-5' : first <= 10 ? '6-10' : first <= 20 ? '11-20' : '21+',
+      );
       const key = JSON.stringify(blocked.length > 10 ? [...blocked.slice(0, 10), '…'] : blocked);
       c.sequences.set(key, (c.sequences.get(key) ?? 0) + 1);
     }
