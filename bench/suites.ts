@@ -7,6 +7,7 @@ import { mcpFigures, type McpSizes } from './mcpSuite.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
 import { redisFigures, type RedisSizes } from './redisSuite.js';
 import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
+import { auditFigures, type AuditSizes } from './auditSuite.js';
 
 /** How big each suite runs. */
 export interface BenchSizes {
@@ -18,6 +19,7 @@ export interface BenchSizes {
   redis: RedisSizes;
   mcp: McpSizes;
   otel: OtelSizes;
+  audit: AuditSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -30,6 +32,8 @@ export const FULL_SIZES: BenchSizes = {
   redis: { decisions: 2000, runs: 3 },
   mcp: { calls: 2000, runs: 5 },
   otel: { cycles: 10_000, runs: 5 },
+  // 100,000 traces (2 million calls) take minutes on 2 shared cores: 10,000 keeps the suite near 30 s.
+  audit: { traces: 10_000, runs: 2 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -42,9 +46,10 @@ export const TINY_SIZES: BenchSizes = {
   redis: { decisions: 50, runs: 2 },
   mcp: { calls: 30, runs: 2 },
   otel: { cycles: 50, runs: 2 },
+  audit: { traces: 200, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel' | 'audit';
 
 export interface Suite {
   id: SuiteId;
@@ -62,4 +67,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'redis', title: '6. sessions shared on Redis', run: (s) => redisFigures(s.redis) },
   { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
   { id: 'otel', title: '8. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
+  { id: 'audit', title: '9. auditing existing traces', run: (s) => auditFigures(s.audit) },
 ];

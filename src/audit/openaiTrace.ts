@@ -55,6 +55,43 @@ const SCHEMA_BY_ROLE = {
   tool: OpenAiToolMessage,
 };
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown) => typeof v === 'string' && v !== '';
+
+/**
+ * The allocation-free check of one message against its role's schema, for the common case: true
+ * when the message certainly passes. Anything it cannot vouch for goes to zod, which judges and
+ * words the error.
+ */
+function quickMessage(m: unknown): boolean {
+  if (!isRecord(m)) return false;
+  const c = m.content;
+  if (!(c === undefined || c === null || typeof c === 'string' || Array.isArray(c))) return false;
+  switch (m.role) {
+    case 'user':
+    case 'system':
+    case 'developer':
+      return true;
+    case 'tool':
+      return isId(m.tool_call_id);
+    case 'assistant': {
+      const calls = m.tool_calls;
+      if (calls === undefined || calls === null) return true;
+      if (!Array.isArray(calls)) return false;
+      for (const call of calls) {
+        if (!isRecord(call) || !isId(call.id) || !(call.type === undefined || typeof call.type === 'string'))
+          return false;
+        const fn = call.function;
+        if (!isRecord(fn) || !isId(fn.name)) return false;
+        if (!(fn.arguments === undefined || typeof fn.arguments === 'string' || isRecord(fn.arguments))) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /** Whether a message's content holds text: a non-empty string, or a text part with some. */
 export function hasText(content: unknown): boolean {
   if (typeof content === 'string') return content.trim() !== '';
@@ -85,8 +122,13 @@ export function openaiTrace(
 ): RowRead {
   if (typeof row !== 'object' || row === null || Array.isArray(row) || !('messages' in row))
     return { type: 'skipped', reason: 'no "messages": not a conversation' };
-  const parsed = parseOr(OpenAiTraceRow, row, at.prefix);
   const id = rowId(row as { id?: unknown }, at.id);
+  const quick = row as { id?: unknown; messages: unknown; tools?: unknown };
+  const parsed =
+    Array.isArray(quick.messages) &&
+    (quick.id === undefined || typeof quick.id === 'string' || typeof quick.id === 'number')
+      ? { data: quick as OpenAiTraceRow }
+      : parseOr(OpenAiTraceRow, row, at.prefix);
   if ('problem' in parsed) return { type: 'malformed', id, ...parsed.problem };
   const b = new TraceBuilder();
   const { messages } = parsed.data;
@@ -99,10 +141,13 @@ export function openaiTrace(
         ? { path: formatPath(prefix), message: `expected a message object; got ${m === null ? 'null' : typeof m}` }
         : oneOf(role, OPENAI_ROLES, `${formatPath(prefix)}.role`);
     if (bad) return { type: 'malformed', id, ...bad };
-    const msg = parseOr(SCHEMA_BY_ROLE[role as keyof typeof SCHEMA_BY_ROLE], m, prefix);
-    if ('problem' in msg) return { type: 'malformed', id, ...msg.problem };
+    let message = m as OpenAiMessage;
+    if (!quickMessage(m)) {
+      const msg = parseOr(SCHEMA_BY_ROLE[role as keyof typeof SCHEMA_BY_ROLE], m, prefix);
+      if ('problem' in msg) return { type: 'malformed', id, ...msg.problem };
+      message = msg.data as OpenAiMessage;
+    }
     const place = { line: at.line, path: formatPath(prefix) };
-    const message = msg.data as OpenAiMessage;
     if (message.role === 'assistant') {
       if (hasText(message.content)) b.text();
       for (const [j, call] of (message.tool_calls ?? []).entries())
