@@ -117,7 +117,12 @@ async function forEachLine(
 
 /** A file name for a trace id: safe characters only, unique in the folder. */
 function recordingName(id: string, used: Set<string>): string {
-  const base = id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'trace';
+  // The names the app's server offers: a letter, digit or underscore first, then those, dots and dashes.
+  const base =
+    id
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^[.-]/, '_')
+      .slice(0, 120) || 'trace';
   let name = `${base}.jsonl`;
   for (let n = 2; used.has(name); n++) name = `${base}-${n}.jsonl`;
   used.add(name);
