@@ -89,7 +89,7 @@ async function parseOnly(path: string): Promise<number> {
  * the heap grew from a tenth of the way to the end (bounded memory: it should not grow with the
  * traces). The gc at a tenth of the way is inside the timed pass (one full collection, a few ms).
  */
-export async function auditFigures({ traces = 10_000, runs = 2 }: Partial<AuditSizes> = {}): Promise<Figure[]> {
+export async function auditFigures({ traces = 5_000, runs = 2 }: Partial<AuditSizes> = {}): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'assistant-safety-bench-audit-'));
   try {
     const path = join(dir, 'export.jsonl');
