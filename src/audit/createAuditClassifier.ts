@@ -7,11 +7,13 @@ import {
   type ToolDeclaration,
 } from '../classify/index.js';
 
-/** The kind a call got, what decided it, and the targets it names (with target binding). */
+/** The kind a call got, what decided it, and what the gate takes of it besides (the targets it names, trust, state-only). */
 export interface AuditClassification {
   kind: ToolKind;
   rule: ClassificationRule;
   targets?: string[];
+  stateOnly?: true;
+  trust?: 'untrusted';
 }
 
 export interface AuditClassifierOptions {
@@ -19,8 +21,6 @@ export interface AuditClassifierOptions {
   rules?: unknown;
   /** Opt in to the name-verb heuristic for tools nothing declares (see `classifyFromTools`). */
   nameVerbs?: boolean | NameVerbs;
-  /** The targets a call names, for `targets: 'bind'` (the rules' target paths, say). */
-  targetsOf?: (tool: string, args: unknown) => string[] | undefined;
 }
 
 /** Classifies the calls of the traces, learning the tools the traces declare as it goes. */
@@ -32,8 +32,9 @@ export interface AuditClassifier {
 
 /**
  * The audit's classifier: `classifyFromTools` over every tool the traces declared so far, with
- * the given rules (which win) and, when asked, the name-verb heuristic; anything undeclared is a
- * write (rule `default`), which the report lists so a rules file can say otherwise.
+ * the given rules (which win, and name a call's targets, trust and state-only writes) and, when
+ * asked, the name-verb heuristic; anything undeclared is a write (rule `default`), which the report
+ * lists so a rules file can say otherwise.
  *
  * @throws {ClassifierRulesError} for malformed rules, naming the path.
  * @example
@@ -42,7 +43,7 @@ export interface AuditClassifier {
  * classifier.classify('restart_vm', {}); // { kind: 'write', rule: 'default' }
  */
 export function createAuditClassifier(options: AuditClassifierOptions = {}): AuditClassifier {
-  const { rules, nameVerbs, targetsOf } = options;
+  const { rules, nameVerbs } = options;
   const declared = new Map<string, ToolDeclaration>();
   const build = () =>
     classifyFromTools([...declared.values()], {
@@ -64,9 +65,12 @@ export function createAuditClassifier(options: AuditClassifierOptions = {}): Aud
         current = build();
         stale = false;
       }
-      const { kind, rule } = current.explain(tool, args);
-      const targets = targetsOf?.(tool, args);
-      return targets === undefined ? { kind, rule } : { kind, rule, targets };
+      const { kind, rule, targets, stateOnly, trust } = current.explain(tool, args);
+      const out: AuditClassification = { kind, rule };
+      if (targets !== undefined) out.targets = targets;
+      if (stateOnly) out.stateOnly = stateOnly;
+      if (trust) out.trust = trust;
+      return out;
     },
   };
 }

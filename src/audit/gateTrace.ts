@@ -76,10 +76,11 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
   for (const step of trace.steps) {
     time = step.at !== undefined ? Math.max(time, step.at) : time + 1;
     if (step.type === 'call') {
-      const { kind, rule, targets } = classifier.classify(step.tool, step.args);
+      const { rule, ...described } = classifier.classify(step.tool, step.args);
+      const { kind } = described;
       const state = session.state;
       const t0 = timer();
-      const block = session.beginToolCall({ id: step.id, kind, tool: step.tool, ...(targets && { targets }) });
+      const block = session.beginToolCall({ id: step.id, tool: step.tool, ...described });
       const ms = timer() - t0;
       if (block) blocked.add(step.id);
       calls.push({
