@@ -160,9 +160,10 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
         else if (event.type === 'malformed') builder.malformed(event.issue);
         else {
           let recorder: ReturnType<typeof createFileRecorder> | undefined;
+          let path: string | undefined;
           if (options.recordings !== undefined) {
             // A fresh file: a recording left by an earlier run of the same traces is replaced, not appended to.
-            const path = join(options.recordings, recordingName(event.trace.id, used));
+            path = join(options.recordings, recordingName(event.trace.id, used));
             rmSync(path, { force: true });
             recorder = createFileRecorder(path);
           }
@@ -176,6 +177,20 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
             traces++;
             progress.traces++;
             progress.calls += audit.calls.length;
+          } catch (e) {
+            // A trace the session refuses (it should not happen: the readers check what it needs) is
+            // reported like any malformed trace, and leaves no half recording.
+            const { file: at, line } = event.trace.source;
+            builder.malformed({
+              file: at,
+              line,
+              trace: event.trace.id,
+              path: '',
+              message: `the session refused the trace: ${(e as Error).message}`,
+            });
+            recorder?.close();
+            recorder = undefined;
+            if (path !== undefined) rmSync(path, { force: true });
           } finally {
             recorder?.close();
           }

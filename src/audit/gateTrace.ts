@@ -59,8 +59,9 @@ export interface GateTraceOptions {
 export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAudit {
   const { classifier } = options;
   const timer = options.timer ?? (() => globalThis.performance.now());
-  const first = trace.steps[0]?.at;
-  let time = first ?? 0;
+  // A time that is not a finite number (a span's unreadable timestamp) is as good as none.
+  const timeOf = (at: number | undefined) => (at !== undefined && Number.isFinite(at) ? at : undefined);
+  let time = timeOf(trace.steps[0]?.at) ?? 0;
   const session = createSafetySession({
     id: trace.id,
     now: () => time,
@@ -74,7 +75,8 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
   let resultsIgnored = 0;
   let final: TraceAudit['final'];
   for (const step of trace.steps) {
-    time = step.at !== undefined ? Math.max(time, step.at) : time + 1;
+    const at = timeOf(step.at);
+    time = at !== undefined ? Math.max(time, at) : time + 1;
     if (step.type === 'call') {
       const { rule, ...described } = classifier.classify(step.tool, step.args);
       const { kind } = described;
