@@ -113,6 +113,15 @@ export function createOtelCollector(file: string) {
             if (!t) traces.set(sp.traceId, (t = { line, spans: [] }));
             const start = ms(sp.startTimeUnixNano);
             const end = sp.endTimeUnixNano === undefined ? start : ms(sp.endTimeUnixNano);
+            if (!Number.isFinite(start) || !Number.isFinite(end)) {
+              const field = Number.isFinite(start) ? 'endTimeUnixNano' : 'startTimeUnixNano';
+              t.problem ??= {
+                line,
+                path: `${pathOf(prefix)}.${field}`,
+                message: `expected nanoseconds since the epoch; got ${JSON.stringify(sp[field])}`,
+              };
+              continue;
+            }
             if (op === 'execute_tool') {
               const tool = attribute(sp, 'gen_ai.tool.name');
               if (typeof tool !== 'string' || tool === '') {

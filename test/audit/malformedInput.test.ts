@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { auditFiles } from 'assistant-safety/node';
 import { main } from '../../src/cli/main.js';
-import { claudeCodeLines, generateTraces, openaiRow } from './traceModel.js';
+import { claudeCodeLines, generateTraces, openaiRow, otelExport } from './traceModel.js';
 
 /*
  * Malformed input is reported with its file, line and field, and the rest of the run completes:
@@ -124,5 +124,27 @@ describe('malformed input', () => {
     ]);
     // The line was not held: memory grew by well under its size.
     expect(process.memoryUsage().rss - before).toBeLessThan(40 * 1024 * 1024);
+  });
+});
+
+describe('malformed spans', () => {
+  it('should name a span whose start time is not a number, and audit the other traces of the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-otel-'));
+    const [a, b] = generateTraces(2, 9).map((t, i) => ({ ...t, id: `t${i}` }));
+    const broken = otelExport(b!);
+    (broken.resourceSpans[0]!.scopeSpans[0]!.spans[1] as { startTimeUnixNano: string }).startTimeUnixNano = 'soon';
+    const path = join(dir, 'spans.jsonl');
+    writeFileSync(path, `${JSON.stringify(otelExport(a!))}\n${JSON.stringify(broken)}\n`);
+    const report = await auditFiles([path]);
+    expect(report.traces).toBe(1);
+    expect(report.errors).toEqual([
+      {
+        file: path,
+        line: 2,
+        trace: 't1',
+        path: 'resourceSpans[0].scopeSpans[0].spans[1].startTimeUnixNano',
+        message: 'expected nanoseconds since the epoch; got "soon"',
+      },
+    ]);
   });
 });
