@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError } from '../classifier.js';
+import { BlockReasonCode } from '../toolKind.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
 import { UsageError, type Command } from './Command.js';
@@ -78,6 +79,11 @@ Exit codes: 0 audited, 2 bad arguments, a missing path or bad rules.`,
       ?.split(',')
       .map((s) => s.trim())
       .filter(Boolean);
+    const unknownCode = escalate?.find((c) => !BlockReasonCode.options.includes(c as BlockReasonCode));
+    if (unknownCode !== undefined)
+      throw new UsageError(
+        `--escalate: block reason codes, one of ${BlockReasonCode.options.join(', ')}; got "${unknownCode}"`,
+      );
 
     const tty = process.stderr.isTTY === true;
     let shown = 0;

@@ -72,3 +72,36 @@ describe('the report forms', () => {
     expect(err.join('\n')).toContain('--out: a .json, .md or .html file, got "report.pdf"');
   });
 });
+
+describe('--escalate', () => {
+  it('should count the reasons given, and refuse a code that is no block reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-esc-'));
+    writeFileSync(join(dir, 'rules.json'), JSON.stringify(RULES));
+    writeFileSync(
+      join(dir, 'export.jsonl'),
+      generateTraces(40, 11)
+        .map((t) => JSON.stringify(openaiRow(t, false)))
+        .join('\n'),
+    );
+    const run = async (...extra: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(['audit', join(dir, 'export.jsonl'), '--rules', join(dir, 'rules.json'), ...extra], {
+        out: (t) => out.push(t),
+        err: (t) => err.push(t),
+      });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const all = JSON.parse((await run()).out);
+    const onlyUnverified = JSON.parse((await run('--escalate', 'UNVERIFIED_WRITE')).out);
+    expect(onlyUnverified.escalations).toMatchObject({
+      calls: all.blocked.UNVERIFIED_WRITE,
+      reasons: ['UNVERIFIED_WRITE'],
+    });
+    expect(all.escalations.calls).toBe((all.blocked.UNVERIFIED_WRITE ?? 0) + (all.blocked.NO_VALIDATED_TARGET ?? 0));
+    const bad = await run('--escalate', 'UNVERIFIED_WRITE,NOPE');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--escalate: block reason codes, one of NO_VALIDATED_TARGET');
+    expect(bad.err).toContain('got "NOPE"');
+  });
+});
