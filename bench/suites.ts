@@ -8,6 +8,7 @@ import { mcpFigures, type McpSizes } from './mcpSuite.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
 import { redisFigures, type RedisSizes } from './redisSuite.js';
 import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
+import { auditFigures, type AuditSizes } from './auditSuite.js';
 
 /** How big each suite runs. */
 export interface BenchSizes {
@@ -20,6 +21,7 @@ export interface BenchSizes {
   mcp: McpSizes;
   otel: OtelSizes;
   hook: HookSizes;
+  audit: AuditSizes;
 }
 
 /** The sizes the issue asks for, fitted to about three minutes on a 2-core machine. */
@@ -33,6 +35,9 @@ export const FULL_SIZES: BenchSizes = {
   mcp: { calls: 2000, runs: 5 },
   otel: { cycles: 10_000, runs: 5 },
   hook: { events: 20, runs: 3 },
+  // 100,000 traces (2 million calls) take minutes on 2 shared cores (about 4,000 calls/s there):
+  // 5,000 traces (about 100,000 calls) keep the suite near a minute.
+  audit: { traces: 5_000, runs: 2 },
 };
 
 /** Tiny sizes: every suite runs end to end in seconds (the smoke test). */
@@ -46,9 +51,11 @@ export const TINY_SIZES: BenchSizes = {
   mcp: { calls: 30, runs: 2 },
   otel: { cycles: 50, runs: 2 },
   hook: { events: 3, runs: 2 },
+
+  audit: { traces: 200, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel' | 'hook';
+export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel' | 'hook' | 'audit';
 
 export interface Suite {
   id: SuiteId;
@@ -67,4 +74,5 @@ export const SUITES: readonly Suite[] = [
   { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
   { id: 'otel', title: '8. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
   { id: 'hook', title: '9. the Claude Code hook', run: (s) => hookFigures(s.hook) },
+  { id: 'audit', title: '10. auditing existing traces', run: (s) => auditFigures(s.audit) },
 ];

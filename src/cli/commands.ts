@@ -11,6 +11,7 @@ import { mcpConfigCommand } from './mcpConfig.js';
 import { classifyCommand } from './classify.js';
 import { statsCommand } from './stats.js';
 import { hookCommand } from './hook.js';
+import { auditCommand } from './audit.js';
 
 /** Every CLI command, in `--help` order. Add a command: one file in src/cli, one line here. */
 export const commands: Command[] = [
@@ -26,4 +27,5 @@ export const commands: Command[] = [
   classifyCommand,
   statsCommand,
   hookCommand,
+  auditCommand,
 ];

@@ -32,3 +32,5 @@ export type {
   StoredFileSession,
   SessionNotes,
 } from './createFileSessionStore.js';
+export { auditFiles, AuditInputError, AUDIT_MAX_LINE_BYTES } from '../audit/auditFiles.js';
+export type { AuditFilesOptions, AuditProgress } from '../audit/auditFiles.js';

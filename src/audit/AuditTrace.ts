@@ -1,0 +1,45 @@
+import * as z from 'zod/mini';
+import { ToolDeclaration } from '../classify/index.js';
+
+/*
+ * A trace as the audit runs it, whatever format it came in: the tool calls an
+ * agent made and their results, in the order they happened, and whether the
+ * agent ended on a final answer. Every reader (OpenAI chat messages, the
+ * Vercel AI SDK's messages, Claude Code transcripts, OpenTelemetry spans)
+ * turns its input into this.
+ */
+
+/** Epoch milliseconds of a step, when the trace says (a transcript's timestamp, a span's start). */
+const at = z.optional(z.number());
+
+/** One step of a trace. */
+export const TraceStep = z.discriminatedUnion('type', [
+  /** The agent called a tool (one of a batch when several come in one assistant message). */
+  z.object({
+    type: z.literal('call'),
+    id: z.string().check(z.minLength(1)),
+    tool: z.string().check(z.minLength(1)),
+    args: z.unknown(),
+    at,
+  }),
+  /** A call's result came back: `ok` false when the trace marks it failed. */
+  z.object({ type: z.literal('result'), id: z.string().check(z.minLength(1)), ok: z.boolean(), at }),
+  /** The agent's final answer: text after its last tool result. */
+  z.object({ type: z.literal('final'), at }),
+]);
+export type TraceStep = z.infer<typeof TraceStep>;
+
+/** Where a trace (or a problem) is in its input: the file and the 1-based line. */
+export const TraceSource = z.object({ file: z.string(), line: z.number() });
+export type TraceSource = z.infer<typeof TraceSource>;
+
+/** One conversation, ready to audit. */
+export const AuditTrace = z.object({
+  /** The trace's own id when it has one (a row's `id`, a transcript's `sessionId`, a span's trace id), else `file:line`. */
+  id: z.string().check(z.minLength(1)),
+  source: TraceSource,
+  steps: z.array(TraceStep),
+  /** Tools the trace declares (MCP-style `name` with `annotations` or a `kind`), for classification. */
+  tools: z.optional(z.array(ToolDeclaration)),
+});
+export type AuditTrace = z.infer<typeof AuditTrace>;

@@ -1,0 +1,78 @@
+import type { ToolDeclaration } from '../classify/index.js';
+import type { AuditTrace, TraceStep } from './AuditTrace.js';
+
+/** Where a step came from, for a problem's message: the line and the field. */
+export interface StepPlace {
+  line: number;
+  path: string;
+}
+
+/** A problem found while building a trace (the file is added by the reader). */
+export interface BuildProblem extends StepPlace {
+  message: string;
+}
+
+/**
+ * Collects the steps of one trace in order and checks what every format must hold: a call id is
+ * used once, a result answers a call made earlier in the trace and not yet answered. The first
+ * problem makes the trace malformed; later steps are then ignored. A final answer is the
+ * assistant's text after its last call and result.
+ */
+export class TraceBuilder {
+  readonly steps: TraceStep[] = [];
+  problem: BuildProblem | undefined;
+  private readonly open = new Set<string>();
+  private readonly called = new Set<string>();
+  private textLast = false;
+  private lastAt: number | undefined;
+
+  call(id: string, tool: string, args: unknown, place: StepPlace, at?: number): void {
+    if (this.problem) return;
+    if (this.called.has(id)) {
+      this.problem = { ...place, message: `tool call id ${JSON.stringify(id)} is used twice in the trace` };
+      return;
+    }
+    this.called.add(id);
+    this.open.add(id);
+    this.textLast = false;
+    this.steps.push(at === undefined ? { type: 'call', id, tool, args } : { type: 'call', id, tool, args, at });
+    if (at !== undefined) this.lastAt = at;
+  }
+
+  result(id: string, ok: boolean, place: StepPlace, at?: number): void {
+    if (this.problem) return;
+    if (!this.open.has(id)) {
+      this.problem = {
+        ...place,
+        message: this.called.has(id)
+          ? `a second result for tool call ${JSON.stringify(id)}`
+          : `a tool result for ${JSON.stringify(id)}, but no earlier tool call has that id`,
+      };
+      return;
+    }
+    this.open.delete(id);
+    this.textLast = false;
+    this.steps.push(at === undefined ? { type: 'result', id, ok } : { type: 'result', id, ok, at });
+    if (at !== undefined) this.lastAt = at;
+  }
+
+  /** Assistant text (non-empty): a final answer if nothing follows it. */
+  text(at?: number): void {
+    this.textLast = true;
+    if (at !== undefined) this.lastAt = at;
+  }
+
+  fail(problem: BuildProblem): void {
+    this.problem ??= problem;
+  }
+
+  /** The trace, with its final answer when it ends on assistant text. */
+  finish(id: string, file: string, line: number, tools?: ToolDeclaration[]): AuditTrace {
+    if (this.textLast)
+      this.steps.push(this.lastAt === undefined ? { type: 'final' } : { type: 'final', at: this.lastAt });
+    this.textLast = false;
+    const trace: AuditTrace = { id, source: { file, line }, steps: this.steps };
+    if (tools && tools.length > 0) trace.tools = tools;
+    return trace;
+  }
+}

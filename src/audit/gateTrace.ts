@@ -1,0 +1,108 @@
+import { createSafetySession, type TargetMode } from '../SafetySession.js';
+import { finishToolCall } from '../loop/finishToolCall.js';
+import type { RecordedBlockCode, SessionRecorder } from '../RecordingEntry.js';
+import type { SessionState, ToolKind } from '../toolKind.js';
+import type { ClassificationRule } from '../classify/index.js';
+import type { AuditTrace } from './AuditTrace.js';
+import type { AuditClassifier } from './createAuditClassifier.js';
+
+/** What the gate decided for one call of a trace. */
+export interface CallDecision {
+  id: string;
+  tool: string;
+  kind: ToolKind;
+  rule: ClassificationRule;
+  blocked: boolean;
+  reason?: RecordedBlockCode;
+  /** The session's state when the call was asked. */
+  state: SessionState;
+  /** How long the decision took, in milliseconds. */
+  ms: number;
+}
+
+/** What the gate would have done to one trace. */
+export interface TraceAudit {
+  id: string;
+  calls: CallDecision[];
+  /** Results of blocked calls, ignored: a blocked call did not run. */
+  resultsIgnored: number;
+  /** The final-answer check, when the trace ends on the assistant's text. */
+  final?: { blocked: boolean; reason?: RecordedBlockCode; state: SessionState };
+}
+
+export interface GateTraceOptions {
+  classifier: AuditClassifier;
+  /** The session's target mode: `'bind'` checks a write's targets (from the classifier). Default `'ignore'`. */
+  targets?: TargetMode;
+  /** Receives the session's recording (its session id is the trace id). */
+  recorder?: SessionRecorder;
+  /** A clock in milliseconds for decision times. Default `performance.now`. */
+  timer?: () => number;
+}
+
+/**
+ * Runs one trace through a fresh session: each tool call begun in its order (a batch's calls one
+ * after another, before their results), each result ending its call as the tool loop and the
+ * adapters end one (`finishToolCall`: a read that verifies a write completes the verification),
+ * the final answer checked.
+ * A blocked call is counted and treated as not run: its result is ignored, and the trace goes on
+ * as it was recorded (a counterfactual: the agent, told no, might have done otherwise). The
+ * session's clock is the trace's time when it has one, else a millisecond a step from 0.
+ *
+ * @example
+ * const audit = gateTrace(
+ *   { id: 't1', source: { file: 'x.jsonl', line: 1 }, steps: [{ type: 'call', id: 'c1', tool: 'restart_vm', args: {} }] },
+ *   { classifier: createAuditClassifier() },
+ * );
+ * audit.calls[0]!.reason; // 'NO_VALIDATED_TARGET'
+ */
+export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAudit {
+  const { classifier } = options;
+  const timer = options.timer ?? (() => globalThis.performance.now());
+  // A time that is not a finite number (a span's unreadable timestamp) is as good as none.
+  const timeOf = (at: number | undefined) => (at !== undefined && Number.isFinite(at) ? at : undefined);
+  let time = timeOf(trace.steps[0]?.at) ?? 0;
+  const session = createSafetySession({
+    id: trace.id,
+    now: () => time,
+    ...(options.targets && { targets: options.targets }),
+    ...(options.recorder && { recorder: options.recorder }),
+    onWarning: () => {},
+  });
+  if (trace.tools) classifier.declare(trace.tools);
+  const calls: CallDecision[] = [];
+  const blocked = new Set<string>();
+  let resultsIgnored = 0;
+  let final: TraceAudit['final'];
+  for (const step of trace.steps) {
+    const at = timeOf(step.at);
+    time = at !== undefined ? Math.max(time, at) : time + 1;
+    if (step.type === 'call') {
+      const { rule, ...described } = classifier.classify(step.tool, step.args);
+      const { kind } = described;
+      const state = session.state;
+      const t0 = timer();
+      const block = session.beginToolCall({ id: step.id, tool: step.tool, ...described });
+      const ms = timer() - t0;
+      if (block) blocked.add(step.id);
+      calls.push({
+        id: step.id,
+        tool: step.tool,
+        kind,
+        rule,
+        blocked: block !== null,
+        ...(block && { reason: block.reasonCode }),
+        state,
+        ms,
+      });
+    } else if (step.type === 'result') {
+      if (blocked.has(step.id)) resultsIgnored++;
+      else finishToolCall(session, { id: step.id, ok: step.ok });
+    } else {
+      const state = session.state;
+      const block = session.canFinalAnswer();
+      final = { blocked: block !== null, ...(block && { reason: block.reasonCode }), state };
+    }
+  }
+  return { id: trace.id, calls, resultsIgnored, ...(final && { final }) };
+}

@@ -1,0 +1,130 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ClassifierRulesError } from '../classifier.js';
+import { BlockReasonCode } from '../toolKind.js';
+import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
+import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
+import { UsageError, type Command } from './Command.js';
+import { readRulesFile } from './mcpGateway.js';
+
+const FORMATS = ['auto', ...TraceFormat.options] as const;
+
+/** The report in the format the output file's extension names (JSON without one). */
+function render(report: AuditReport, out: string | undefined): string {
+  if (out?.endsWith('.md')) return renderAuditMarkdown(report);
+  if (out?.endsWith('.html')) return renderAuditHtml(report);
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+export const auditCommand: Command = {
+  name: 'audit',
+  summary:
+    'what the gate would have done to traces an agent already produced (OpenAI, AI SDK, Claude Code, OpenTelemetry)',
+  usage: `assistant-safety audit FILE|DIR... [--format auto|openai|ai-sdk|claude-code|otel] [--rules FILE]
+                       [--name-verbs] [--targets bind] [--escalate CODE,...] [--recordings DIR]
+                       [--out report.json|report.md|report.html]
+
+Runs every trace (one conversation: a JSON Lines row, a JSON file, a transcript)
+through its own session: each assistant tool call begun in its order, each tool
+result ending it, the final assistant text checked as a final answer. A blocked
+call is counted and treated as not run (its result is ignored), and the trace
+goes on as recorded: the report is a counterfactual, and says so. Folders are
+searched for .jsonl, .ndjson and .json files.
+
+  --format FORMAT     auto (default: detected per file), openai ({ "messages": [...] }
+                      rows with tool_calls and tool messages), ai-sdk (ModelMessage or
+                      UIMessage), claude-code (transcripts), otel (OTLP JSON spans)
+  --rules FILE        classifier rules (the createClassifier format); they win over what
+                      the traces declare. Without them, undeclared tools are writes and
+                      the report lists them
+  --name-verbs        opt in to the name-verb heuristic (get_, list_, read_ ... as reads)
+  --targets bind      sessions bind writes to validated targets
+  --escalate CODES    block reasons that count as asking a person (default
+                      NO_VALIDATED_TARGET,TARGET_NOT_VALIDATED,UNVERIFIED_WRITE)
+  --recordings DIR    write each trace as a recording, DIR/<trace id>.jsonl (its session id
+                      is the trace id), for replay and assistant-safety serve --recordings DIR
+  --out FILE          the report: .json (the default, on stdout without --out), .md, .html
+
+A malformed line or trace is reported with its file and line (in the report's
+errors and on stderr) and the run goes on. On a terminal, a progress line.
+
+Exit codes: 0 audited, 2 bad arguments, a missing path or bad rules.`,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', default: 'auto' },
+        rules: { type: 'string' },
+        'name-verbs': { type: 'boolean' },
+        targets: { type: 'string' },
+        escalate: { type: 'string' },
+        recordings: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+    if (positionals.length === 0) throw new UsageError('audit needs at least one trace file or folder');
+    const format = values.format as (typeof FORMATS)[number];
+    if (!FORMATS.includes(format)) throw new UsageError(`--format: one of ${FORMATS.join(', ')}, got "${format}"`);
+    if (values.targets !== undefined && values.targets !== 'bind' && values.targets !== 'ignore')
+      throw new UsageError(`--targets: bind or ignore, got "${values.targets}"`);
+    if (values.out !== undefined && !/\.(json|md|html)$/.test(values.out))
+      throw new UsageError(`--out: a .json, .md or .html file, got "${values.out}"`);
+    let rules: unknown;
+    if (values.rules !== undefined) {
+      rules = readRulesFile(values.rules, io, 'audit');
+      if (rules === undefined) return 2;
+    }
+    const escalate = values.escalate
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const unknownCode = escalate?.find((c) => !BlockReasonCode.options.includes(c as BlockReasonCode));
+    if (unknownCode !== undefined)
+      throw new UsageError(
+        `--escalate: block reason codes, one of ${BlockReasonCode.options.join(', ')}; got "${unknownCode}"`,
+      );
+
+    const tty = process.stderr.isTTY === true;
+    let shown = 0;
+    const onProgress = (p: AuditProgress) => {
+      const now = Date.now();
+      if (now - shown < 200) return;
+      shown = now;
+      process.stderr.write(
+        `\raudit: ${p.files} files, ${p.traces} traces, ${p.calls} calls: ${p.file}`.slice(0, 160) + '\x1b[K',
+      );
+    };
+    let report: AuditReport;
+    try {
+      report = await auditFiles(positionals, {
+        format,
+        ...(rules !== undefined && { rules }),
+        ...(values['name-verbs'] && { nameVerbs: true }),
+        ...(values.targets === 'bind' && { targets: 'bind' as const }),
+        ...(escalate && { escalate }),
+        ...(values.recordings !== undefined && { recordings: values.recordings }),
+        ...(tty && { onProgress }),
+      });
+    } catch (e) {
+      if (e instanceof AuditInputError || e instanceof ClassifierRulesError) {
+        io.err(`audit: ${e.message}`);
+        return 2;
+      }
+      throw e;
+    } finally {
+      if (tty && shown > 0) process.stderr.write('\r\x1b[K');
+    }
+    for (const e of report.errors) io.err(`audit: ${e.file}:${e.line}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
+    if (report.errorCount > report.errors.length)
+      io.err(`audit: ... and ${report.errorCount - report.errors.length} more problems`);
+    const text = render(report, values.out);
+    if (values.out !== undefined) {
+      writeFileSync(values.out, text);
+      io.err(
+        `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked; wrote ${values.out}`,
+      );
+    } else io.out(text.trimEnd());
+    return 0;
+  },
+};
