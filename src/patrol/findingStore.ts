@@ -121,10 +121,7 @@ function jaccard(a: string, b: string): number {
  * @example
  * semanticSimilarity(a, { ...a, id: 'other' }); // 1
  */
-export function semanticSimilarity(
-  a: Pick<Finding, 'resourceId' | 'category' | 'key' | 'title' | 'description'> | undefined,
-  b: Pick<Finding, 'resourceId' | 'category' | 'key' | 'title' | 'description'> | undefined,
-): number {
+export function semanticSimilarity(a: SimilarityInput | undefined, b: SimilarityInput | undefined): number {
   if (!a || !b) return 0;
   let score = 0;
   if (a.resourceId === b.resourceId) score += 0.3;
@@ -132,6 +129,15 @@ export function semanticSimilarity(
   if (a.key !== '' && a.key === b.key) score += 0.4;
   score += 0.2 * jaccard(a.title, b.title) + 0.1 * jaccard(a.description, b.description);
   return Math.min(1, score);
+}
+
+/** What {@link semanticSimilarity} compares; a {@link Finding} will do. */
+export interface SimilarityInput {
+  resourceId: string;
+  category: string;
+  key: string;
+  title: string;
+  description: string;
 }
 
 const normalTitle = (t: string) => [...keywords(t)].join(' ');

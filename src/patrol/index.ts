@@ -76,7 +76,7 @@ export {
   DISMISSED_RETENTION_MS,
   MERGE_SIMILARITY,
 } from './findingStore.js';
-export type { FindingAction, FindingStoreResult } from './findingStore.js';
+export type { FindingAction, FindingStoreResult, SimilarityInput } from './findingStore.js';
 export { shouldInvestigate, investigationCooldownMs, MAX_INVESTIGATION_ATTEMPTS } from './shouldInvestigate.js';
 export type { InvestigationCandidate } from './shouldInvestigate.js';
 export { staleFindingPlan, VERIFIER_KEYS, MAX_VERIFICATIONS_PER_RUN, STALE_REASONS } from './staleFindings.js';
