@@ -1,6 +1,6 @@
 import type { AnyStateMachine } from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
-import type { PatrolMachine } from './createPatrolMachine.js';
+import { patrolDefinitionOf, type PatrolMachine } from './createPatrolMachine.js';
 import {
   projectPatrolSnapshot,
   type PatrolEvent,
@@ -54,6 +54,8 @@ export interface PatrolEdge {
 
 export interface PatrolGraph {
   initial: string;
+  /** States with no transitions in the machine's definition: where a run ends. */
+  finalStates: string[];
   configurations: Map<string, PatrolConfiguration>;
   edges: PatrolEdge[];
   outgoing: Map<string, number[]>;
@@ -137,7 +139,13 @@ export function explorePatrolMachine(machine: PatrolMachine): PatrolGraph {
     }
     outgoing.set(from, list);
   }
-  return { initial, configurations, edges, outgoing };
+  const definition = patrolDefinitionOf(machine);
+  const finalStates = definition
+    ? Object.entries(definition.states)
+        .filter(([, st]) => Object.keys(st.on ?? {}).length === 0)
+        .map(([name]) => name)
+    : [];
+  return { initial, finalStates, configurations, edges, outgoing };
 }
 
 /**

@@ -51,16 +51,14 @@ export const PATROL_INVARIANTS: readonly PatrolInvariant[] = [
     sentence: 'Every run ends, and every path to its end writes exactly one record.',
     check: (graph) => {
       const problems: string[] = [];
+      const isFinal = (key: string) => graph.finalStates.includes(graph.configurations.get(key)!.projection.state);
       for (const c of graph.configurations.values()) {
         if (c.projection.records > 1) problems.push(`in ${show(c.projection)}: ${c.projection.records} records`);
-        const out = graph.outgoing.get(c.key) ?? [];
-        if (out.length === 0 && c.projection.records !== 1)
+        if (isFinal(c.key) && c.projection.records !== 1)
           problems.push(`the run ends in ${show(c.projection)} with ${c.projection.records} records`);
       }
       // Every configuration must be able to reach an end: no run may be stuck forever.
-      const canEnd = new Set(
-        [...graph.configurations.keys()].filter((k) => (graph.outgoing.get(k) ?? []).length === 0),
-      );
+      const canEnd = new Set([...graph.configurations.keys()].filter(isFinal));
       let grew = true;
       while (grew) {
         grew = false;
