@@ -1,14 +1,15 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import {
+  issuesOf,
   MachineDefinition,
   MachineDefinitionError,
   type MachineIssue,
-  type TransitionMap,
-} from '../MachineDefinition.js';
-import { issuesOf } from '../Issue.js';
+  type TransitionDefinition,
+} from '../index.js';
 import { patrolMachineKind, type PatrolContext, type PatrolEvent } from './patrolMachineKind.js';
 
 const kind = patrolMachineKind;
+type TransitionMap = Record<string, TransitionDefinition[]>;
 const refName = (ref: string | { type: string }) => (typeof ref === 'string' ? ref : ref.type);
 const refParams = (ref: string | { params?: unknown }) => (typeof ref === 'string' ? undefined : ref.params);
 

@@ -1,4 +1,4 @@
-import type { ExecutionProfile } from '../SafetySession.js';
+import type { ExecutionProfile } from '../index.js';
 import type { Finding } from './Finding.js';
 import type { Signal } from './Signal.js';
 
