@@ -94,5 +94,4 @@ export const numberOf = (v: unknown): number => (typeof v === 'number' && Number
 /** A field as an array of objects (anything else dropped). */
 export const objectsOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
-export { isObject };
 export type { Json };
