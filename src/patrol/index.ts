@@ -154,4 +154,6 @@ export {
 } from './explorePatrolMachine.js';
 export type { PatrolGraph, PatrolConfiguration, PatrolEdge } from './explorePatrolMachine.js';
 export { PATROL_INVARIANTS, checkPatrolInvariants } from './patrolInvariants.js';
+export { replayPatrolSteps } from './replayPatrolSteps.js';
+export type { PatrolDivergence } from './replayPatrolSteps.js';
 export type { PatrolInvariant, PatrolViolation } from './patrolInvariants.js';
