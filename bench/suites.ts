@@ -51,7 +51,6 @@ export const TINY_SIZES: BenchSizes = {
   mcp: { calls: 30, runs: 2 },
   otel: { cycles: 50, runs: 2 },
   hook: { events: 3, runs: 2 },
-
   audit: { traces: 200, runs: 2 },
 };
 

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { PatrolPhase, RunError, RunType } from './PatrolRunRecord.js';
+
+/*
+ * The Patrol run as a machine kind: everything generic tooling needs to load,
+ * run, explore and record a machine of this kind, in one module. The context
+ * and event schemas, the guards and actions the JSON may name (pure functions
+ * over context and event), and the recorded projection of a snapshot.
+ */
+
+/** The run's control data: counts the guards read and the invariants check. */
+export const PatrolContext = z.object({
+  runType: RunType,
+  trigger: z.string(),
+  errors: z.array(RunError),
+  triageFlags: z.number().int(),
+  mainReports: z.number().int(),
+  signals: z.number().int(),
+  unmatched: z.number().int(),
+  reportBudget: z.number().int(),
+  evaluationReports: z.number().int(),
+  refusedReports: z.number().int(),
+  missingAssessments: z.number().int(),
+  reconciled: z.boolean(),
+  records: z.number().int(),
+  dispatched: z.number().int(),
+});
+export type PatrolContext = z.infer<typeof PatrolContext>;
+
+/**
+ * The context before any run.
+ *
+ * @example
+ * initialPatrolContext().records; // 0
+ */
+export function initialPatrolContext(): PatrolContext {
+  return {
+    runType: 'full',
+    trigger: '',
+    errors: [],
+    triageFlags: 0,
+    mainReports: 0,
+    signals: 0,
+    unmatched: 0,
+    reportBudget: 0,
+    evaluationReports: 0,
+    refusedReports: 0,
+    missingAssessments: 0,
+    reconciled: false,
+    records: 0,
+    dispatched: 0,
+  };
+}
+
+const count = z.number().int().nonnegative();
+
+/** Every event a Patrol run machine takes; the runner sends them as each phase ends. */
+export const PatrolEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('START'), runType: RunType, trigger: z.string() }),
+  z.object({ type: z.literal('GATES_PASSED') }),
+  z.object({ type: z.literal('TRIAGED'), flags: count }),
+  z.object({ type: z.literal('REPORT_REQUESTED'), findingId: z.optional(z.string()) }),
+  z.object({ type: z.literal('PASS_DONE') }),
+  z.object({ type: z.literal('SIGNALS_DETECTED'), signals: count, unmatched: count }),
+  z.object({ type: z.literal('ASSESSMENTS_CHECKED'), missing: count }),
+  z.object({ type: z.literal('RECONCILED'), resolved: count }),
+  z.object({ type: z.literal('RECORDED') }),
+  z.object({ type: z.literal('DISPATCH'), findingId: z.string() }),
+  z.object({ type: z.literal('DISPATCH_DONE') }),
+  z.object({ type: z.literal('PHASE_FAILED'), message: z.string() }),
+]);
+export type PatrolEvent = z.infer<typeof PatrolEvent>;
+
+/** The event types, for validating machine JSON. */
+export const PATROL_EVENT_TYPES = PatrolEvent.options.map((o) => o.shape.type.value);
+
+type Guard = (context: PatrolContext, event: PatrolEvent) => boolean;
+type Patch = (context: PatrolContext, event: PatrolEvent, params: unknown) => Partial<PatrolContext>;
+
+/** The guards `machines/patrol.json` may name. */
+export const patrolGuards = {
+  hasUnmatchedSignals: (_c, e) => (e.type === 'SIGNALS_DETECTED' ? e.unmatched > 0 : false),
+  reportBudgetLeft: (c) => c.evaluationReports < c.reportBudget,
+  hasMissingAssessments: (_c, e) => (e.type === 'ASSESSMENTS_CHECKED' ? e.missing > 0 : false),
+  isFullRun: (c) => c.runType === 'full',
+} satisfies Record<string, Guard>;
+
+const NoteErrorParams = z.object({ phase: PatrolPhase, message: z.optional(z.string()) });
+
+/** The actions `machines/patrol.json` may name: each a pure patch of the context, with a params schema if it takes any. */
+export const patrolActions: Record<string, { params?: z.ZodType; run: Patch }> = {
+  beginRun: {
+    run: (_c, e) => ({
+      ...initialPatrolContext(),
+      ...(e.type === 'START' && { runType: e.runType, trigger: e.trigger }),
+    }),
+  },
+  noteError: {
+    params: NoteErrorParams,
+    run: (c, e, params) => {
+      const p = NoteErrorParams.parse(params);
+      const message = e.type === 'PHASE_FAILED' ? e.message : (p.message ?? p.phase);
+      return { errors: [...c.errors, { phase: p.phase, message }] };
+    },
+  },
+  noteTriage: { run: (_c, e) => (e.type === 'TRIAGED' ? { triageFlags: e.flags } : {}) },
+  countMainReport: { run: (c) => ({ mainReports: c.mainReports + 1 }) },
+  noteSignals: {
+    run: (_c, e) => (e.type === 'SIGNALS_DETECTED' ? { signals: e.signals, unmatched: e.unmatched } : {}),
+  },
+  openReportBudget: { run: (c) => ({ reportBudget: c.unmatched, evaluationReports: 0 }) },
+  countEvaluationReport: { run: (c) => ({ evaluationReports: c.evaluationReports + 1 }) },
+  refuseReport: { run: (c) => ({ refusedReports: c.refusedReports + 1 }) },
+  noteMissingAssessments: {
+    run: (_c, e) => (e.type === 'ASSESSMENTS_CHECKED' ? { missingAssessments: e.missing } : {}),
+  },
+  noteReconciled: { run: () => ({ reconciled: true }) },
+  writeRecord: { run: (c) => ({ records: c.records + 1 }) },
+  dispatchInvestigation: { run: (c) => ({ dispatched: c.dispatched + 1 }) },
+};
+
+/** A snapshot as the projection reads it. */
+export interface PatrolSnapshotLike {
+  value: unknown;
+  context: PatrolContext;
+}
+
+/** What a recording of a run keeps of each step, and what replay compares. */
+export const PatrolProjection = z.object({
+  state: z.string(),
+  runType: RunType,
+  errors: z.number().int(),
+  unmatched: z.number().int(),
+  reportBudget: z.number().int(),
+  evaluationReports: z.number().int(),
+  refusedReports: z.number().int(),
+  missingAssessments: z.number().int(),
+  reconciled: z.boolean(),
+  records: z.number().int(),
+  dispatched: z.number().int(),
+});
+export type PatrolProjection = z.infer<typeof PatrolProjection>;
+
+/**
+ * The recorded projection of a snapshot: the state and the counts the guards
+ * and invariants read (not the trigger text or the error messages).
+ *
+ * @example
+ * projectPatrolSnapshot(actor.getSnapshot()); // { state: 'idle', runType: 'full', errors: 0, ... }
+ */
+export function projectPatrolSnapshot(s: PatrolSnapshotLike): PatrolProjection {
+  const c = s.context;
+  return {
+    state: String(s.value),
+    runType: c.runType,
+    errors: c.errors.length,
+    unmatched: c.unmatched,
+    reportBudget: c.reportBudget,
+    evaluationReports: c.evaluationReports,
+    refusedReports: c.refusedReports,
+    missingAssessments: c.missingAssessments,
+    reconciled: c.reconciled,
+    records: c.records,
+    dispatched: c.dispatched,
+  };
+}
+
+/**
+ * The Patrol machine kind: the pieces generic tooling (loading, exploring,
+ * recording, replaying) needs, in one value.
+ */
+export const patrolMachineKind = {
+  id: 'patrol',
+  context: PatrolContext,
+  event: PatrolEvent,
+  eventTypes: PATROL_EVENT_TYPES,
+  initialContext: initialPatrolContext,
+  guards: patrolGuards as Record<string, Guard>,
+  actions: patrolActions,
+  projection: PatrolProjection,
+  project: projectPatrolSnapshot,
+} as const;
