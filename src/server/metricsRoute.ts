@@ -173,9 +173,11 @@ export async function startMetricsServer(
 ): Promise<MetricsEndpoint> {
   const metrics = createHubMetrics(hub, options);
   let port = 0;
-  const server = createServer((req, res) => answer(req, res, port, metrics.render));
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const server = createServer(
+    // The main server's timeouts, checked every second (Node's own default is every 30 s).
+    { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 },
+    (req, res) => answer(req, res, port, metrics.render),
+  );
   const wanted = options.port ?? DEFAULT_METRICS_PORT;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {
