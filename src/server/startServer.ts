@@ -154,7 +154,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const given =
       url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? protocolToken(req);
     if (given === undefined || given === '')
-      return [401, 'a token is required: open the URL that `assistant-safety serve` printed, token included'];
+      return [
+        401,
+        'a token is required: open the whole URL this server printed when it started (`npm start` or `assistant-safety serve`), ?token=… included',
+      ];
     if (!sameToken(given, token)) return [403, 'wrong token'];
     return undefined;
   };
