@@ -5,7 +5,7 @@ import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
 import { MAX_LINE_LENGTH } from '../recording/createLineSplitter.js';
 
 /** A string in an entry longer than this many characters is written shortened (see {@link shortenLongString}). */
-export const MAX_RECORDED_STRING = 64 * 1024;
+const MAX_RECORDED_STRING = 64 * 1024;
 
 /**
  * How a string over {@link MAX_RECORDED_STRING} characters is written: its first 64 characters,
