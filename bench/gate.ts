@@ -29,6 +29,11 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
     const s = createSafetySession({ now: () => t++ });
     lifecycleCycles(s, cycles);
   };
+  // The same cycle on a session with target binding: every call carries a target.
+  const bound = () => {
+    const s = createSafetySession({ now: () => t++, targets: 'bind' });
+    boundCycles(s, cycles);
+  };
   const lifecycleReducer = () => {
     let s: ReducerState = initialReducerState;
     for (let i = 0; i < cycles; i++) {
@@ -124,9 +129,23 @@ export function gateFigures({ cycles = 10_000, runs = 7 }: Partial<GateSizes> = 
   const [lc, lcBase] = opsPerSecondPaired(lifecycle, lifecycleReducer, ops, runs);
   const [cp, cpBase] = opsPerSecondPaired(compat, compatReducer, cycles * COMPAT_PAIRS, runs);
   const [fl, flBase] = opsPerSecondPaired(floor, lifecycleReducer, ops, runs);
+  const [bd, bdBase] = opsPerSecondPaired(bound, lifecycle, ops, runs);
   return [
     figure('beginToolCall + endToolCall', lc, lcBase),
     figure('canExecuteTool + onToolSuccess', cp, cpBase),
+    makeFigure({
+      suite: 'gate',
+      name: 'beginToolCall + endToolCall, targets bound',
+      unit: 'pairs/s',
+      better: 'higher',
+      runs: bd,
+      baseline: {
+        name: 'the same cycle without targets',
+        runs: bdBase,
+        describe: (ratio) => ratioText(ratio, 'slower'),
+      },
+      target: { text: 'within 1.5× of the unbound session', test: (_s, ratio) => ratio !== undefined && ratio <= 1.5 },
+    }),
     makeFigure({
       suite: 'gate',
       name: 'XState floor: 2 sends, one assign each (toy machine)',
@@ -164,4 +183,25 @@ export function lifecycleCycles(s: SafetySession, cycles: number): void {
     s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
     s.endToolCall({ id: 'q', ok: true });
   }
+}
+
+/** {@link lifecycleCycles} with targets on every call, for a session with `targets: 'bind'`. */
+function boundCycles(s: SafetySession, cycles: number): void {
+  const vm = ['vm:1'];
+  for (let i = 0; i < cycles; i++) {
+    s.beginToolCall({ id: 'r1', kind: 'resolve', tool: 'find_vm', targets: vm });
+    s.endToolCall({ id: 'r1', ok: true });
+    s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm', targets: vm });
+    s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm', targets: vm });
+    s.beginToolCall({ id: 'r2', kind: 'read', tool: 'status', targets: vm });
+    s.endToolCall({ id: 'w1', ok: true });
+    s.endToolCall({ id: 'w2', ok: true });
+    s.endToolCall({ id: 'r2', ok: true });
+    s.beginToolCall({ id: 'r3', kind: 'read', tool: 'status', targets: vm });
+    s.endToolCall({ id: 'r3', ok: true });
+    s.completeVerification();
+    s.beginToolCall({ id: 'q', kind: 'user_input', tool: 'ask' });
+    s.endToolCall({ id: 'q', ok: true });
+  }
+  if (s.state !== 'READING') throw new Error('the bound cycle did not end in READING');
 }

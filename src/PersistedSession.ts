@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { MAX_COUNT, SafetyContext } from './SafetyContext.js';
+import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 
-/** The snapshot format this build writes and reads. */
-export const PERSISTED_SESSION_VERSION = 1;
+/** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
+export const PERSISTED_SESSION_VERSION = 2;
 export const PERSISTED_SESSION_FORMAT = 'assistant-safety/session';
 
 /** A session as plain JSON: what `persist()` returns and `restoreSafetySession()` takes. */
@@ -21,7 +21,7 @@ export const PersistedSession = z
   .check(
     z.superRefine((s, ctx) => {
       // What the machine guarantees; a snapshot that breaks it was edited or corrupted.
-      const writes = Object.entries(s.context.calls).filter(([, c]) => c.kind === 'write');
+      const writes = Object.entries(s.context.calls).filter(([, c]) => isWorldWrite(c));
       if (writes.length > 1) {
         ctx.addIssue({ code: 'custom', path: ['context', 'calls'], message: 'more than one write in flight' });
       }
@@ -58,6 +58,24 @@ export class SnapshotError extends Error {
   }
 }
 
+type Json = Record<string, unknown>;
+
+/**
+ * Each older snapshot version to the next, applied in order before validation. A migration
+ * only adds what the older version could not hold, with the value that means "nothing yet":
+ * version 1 had no shadow calls and no target binding.
+ */
+const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
+  1: (s) => {
+    const context = isRecord(s.context) ? s.context : {};
+    return {
+      ...s,
+      version: 2,
+      context: { ...context, shadowCalls: {}, validatedTargets: [], uncoveredTargets: [] },
+    };
+  },
+};
+
 /** Prefix that keeps call ids apart from object property names while zod reads the calls (see below). */
 const ID = 'id:';
 
@@ -83,32 +101,54 @@ export function parsePersistedSession(input: unknown): PersistedSession {
       `invalid snapshot: expected an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
     );
   }
-  const { format, version } = value as { format?: unknown; version?: unknown };
+  const { format } = value as { format?: unknown };
   if (format !== PERSISTED_SESSION_FORMAT) {
     throw new SnapshotError(
       `invalid snapshot: format: expected "${PERSISTED_SESSION_FORMAT}", got ${JSON.stringify(format)}`,
     );
   }
-  if (version !== PERSISTED_SESSION_VERSION) {
-    throw new SnapshotError(
-      `unsupported snapshot version ${JSON.stringify(version)}: this build reads version ${PERSISTED_SESSION_VERSION}`,
-    );
+  for (;;) {
+    const { version } = value as { version?: unknown };
+    if (version === PERSISTED_SESSION_VERSION) break;
+    const migrate = typeof version === 'number' ? SNAPSHOT_MIGRATIONS[version] : undefined;
+    if (!migrate || !Object.hasOwn(SNAPSHOT_MIGRATIONS, version as number)) {
+      throw new SnapshotError(
+        `unsupported snapshot version ${JSON.stringify(version)}: this build reads versions 1 to ${PERSISTED_SESSION_VERSION}`,
+      );
+    }
+    value = migrate(value as Json);
   }
   // zod's records drop a key named `__proto__`; call ids are names, so they are read prefixed.
   const context = (value as { context?: unknown }).context;
-  const calls = isRecord(context) ? (context as { calls?: unknown }).calls : undefined;
-  if (isRecord(calls)) {
-    const prefixed: Record<string, unknown> = {};
-    for (const [id, call] of Object.entries(calls)) prefixed[ID + id] = call;
-    (context as { calls: unknown }).calls = prefixed;
+  for (const field of CALL_MAPS) {
+    const calls = isRecord(context) ? (context as Json)[field] : undefined;
+    if (isRecord(calls)) {
+      const prefixed: Record<string, unknown> = {};
+      for (const [id, call] of Object.entries(calls)) prefixed[ID + id] = call;
+      (context as Json)[field] = prefixed;
+    }
   }
   const parsed = safeParseInput(PersistedSession, value);
   if (!parsed.success) {
     const issues = issuesOf(parsed.error).map((i) => ({ ...i, path: unprefixed(i.path) }));
     throw new SnapshotError(`invalid snapshot: ${formatIssues(issues)}`, issues);
   }
+  return {
+    ...parsed.data,
+    context: {
+      ...parsed.data.context,
+      calls: unprefixedCalls(parsed.data.context.calls),
+      shadowCalls: unprefixedCalls(parsed.data.context.shadowCalls),
+    },
+  };
+}
+
+/** The context's maps keyed by call id. */
+const CALL_MAPS = ['calls', 'shadowCalls'] as const;
+
+function unprefixedCalls(calls: PersistedSession['context']['calls']): PersistedSession['context']['calls'] {
   const out: PersistedSession['context']['calls'] = {};
-  for (const [key, call] of Object.entries(parsed.data.context.calls)) {
+  for (const [key, call] of Object.entries(calls)) {
     Object.defineProperty(out, key.slice(ID.length), {
       value: call,
       enumerable: true,
@@ -116,14 +156,19 @@ export function parsePersistedSession(input: unknown): PersistedSession {
       configurable: true,
     });
   }
-  return { ...parsed.data, context: { ...parsed.data.context, calls: out } };
+  return out;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function unprefixed(path: readonly (string | number)[]): (string | number)[] {
   const out = [...path];
-  if (out[0] === 'context' && out[1] === 'calls' && typeof out[2] === 'string' && out[2].startsWith(ID))
+  if (
+    out[0] === 'context' &&
+    (out[1] === 'calls' || out[1] === 'shadowCalls') &&
+    typeof out[2] === 'string' &&
+    out[2].startsWith(ID)
+  )
     out[2] = out[2].slice(ID.length);
   return out;
 }

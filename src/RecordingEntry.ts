@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { inFlightWriteOf, SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { CallTargets, inFlightWriteOf, SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 /*
@@ -28,16 +28,37 @@ export const RecordedCall = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('create'), config: SafetyConfig }),
   /** The session was restored from this snapshot. */
   z.strictObject({ type: z.literal('restore'), snapshot: z.unknown() }),
-  z.strictObject({ type: z.literal('canExecuteTool'), kind: ToolKind, tool }),
-  z.strictObject({ type: z.literal('onToolSuccess'), kind: ToolKind, tool }),
+  z.strictObject({ type: z.literal('canExecuteTool'), kind: ToolKind, tool, targets: z.optional(CallTargets) }),
+  z.strictObject({ type: z.literal('onToolSuccess'), kind: ToolKind, tool, targets: z.optional(CallTargets) }),
   z.strictObject({ type: z.literal('canFinalAnswer') }),
   z.strictObject({ type: z.literal('completeVerification') }),
-  z.strictObject({ type: z.literal('targetEstablished') }),
+  z.strictObject({
+    type: z.literal('targetEstablished'),
+    targets: z.optional(CallTargets),
+    source: z.optional(z.enum(['user', 'human', 'tool'])),
+  }),
+  /** A person supplied the evidence a block said was missing (who, what, why): human evidence, not machine evidence. */
+  z.strictObject({
+    type: z.literal('attest'),
+    reasonCode: BlockReasonCode,
+    evidence: z.enum(['target', 'verification']),
+    targets: z.optional(CallTargets),
+    by: z.string().check(z.minLength(1)),
+    note: z.optional(z.string()),
+  }),
   z.strictObject({ type: z.literal('reset') }),
   z.strictObject({ type: z.literal('resetKeepProgress') }),
   z.strictObject({ type: z.literal('trackPendingRecovery'), errorCode: z.string(), tool }),
   z.strictObject({ type: z.literal('checkRecoverySuccess'), tool }),
-  z.strictObject({ type: z.literal('beginToolCall'), id: z.string().check(z.minLength(1)), kind: ToolKind, tool }),
+  z.strictObject({
+    type: z.literal('beginToolCall'),
+    id: z.string().check(z.minLength(1)),
+    kind: ToolKind,
+    tool,
+    targets: z.optional(CallTargets),
+    stateOnly: z.optional(z.boolean()),
+    trust: z.optional(z.literal('untrusted')),
+  }),
   /**
    * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.
    * `WRITE_IN_FLIGHT` here: an earlier write's tool, timed out or aborted, is still running.
@@ -56,6 +77,7 @@ export const RecordedCall = z.discriminatedUnion('type', [
     ok: z.boolean(),
     verified: z.optional(z.boolean()),
     unknown: z.optional(z.boolean()),
+    discovered: z.optional(CallTargets),
   }),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;
@@ -124,6 +146,8 @@ export const RecordingEntry = z.strictObject({
   result: z.optional(z.string()),
   /** Why a call was ignored, e.g. `unknown_call`. */
   note: z.optional(z.string()),
+  /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
+  wouldBlock: z.optional(BlockReasonCode),
   before: SessionState,
   after: SessionState,
   context: ContextSummary,

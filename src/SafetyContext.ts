@@ -9,6 +9,21 @@ import { BlockReasonCode, ToolKind } from './toolKind.js';
 export const MAX_COUNT = 2 ** 52;
 const count = () => z.int().check(z.nonnegative(), z.lte(MAX_COUNT));
 
+/**
+ * How many validated targets a session keeps. At the cap the oldest validation is dropped:
+ * forgetting a validation only makes the gate stricter (a later write to it is blocked).
+ */
+export const MAX_VALIDATED_TARGETS = 256;
+/** The longest target key (a resource key such as `vm:101` or `file:/srv/app.conf`). */
+export const MAX_TARGET_LENGTH = 1024;
+/** The most targets one call may carry (or reveal). */
+export const MAX_CALL_TARGETS = 64;
+
+/** A resource key a call touches: `vm:101`, `file:/srv/app.conf`, `iban:GB29…`. */
+export const Target = z.string().check(z.minLength(1), z.maxLength(MAX_TARGET_LENGTH));
+/** The targets of one call. */
+export const CallTargets = z.array(Target).check(z.maxLength(MAX_CALL_TARGETS));
+
 /** A call that has begun through `beginToolCall` and not ended yet. */
 export const InFlightCall = z.strictObject({
   kind: ToolKind,
@@ -16,6 +31,12 @@ export const InFlightCall = z.strictObject({
   /** Value of `writeEpoch` when the call began: the causal clock. */
   epoch: count(),
   startedAt: z.number(),
+  /** The resource keys it touches. */
+  targets: z.optional(CallTargets),
+  /** A write to the agent's own records: its success changes nothing in the machine. */
+  stateOnly: z.optional(z.literal(true)),
+  /** Its output is open-world content: what it reveals is never validated. */
+  untrusted: z.optional(z.literal(true)),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 
@@ -34,6 +55,8 @@ const LastBlock = z.strictObject({
   reasonCode: BlockReasonCode,
   tool: z.nullable(z.string()),
   kind: z.nullable(ToolKind),
+  /** `TARGET_NOT_VALIDATED`: the targets not validated; `NO_VALIDATED_TARGET`: the call's targets. */
+  targets: z.optional(CallTargets),
 });
 type LastBlock = z.infer<typeof LastBlock>;
 
@@ -41,6 +64,12 @@ type LastBlock = z.infer<typeof LastBlock>;
 export const SafetyConfig = z.strictObject({
   recoveryTtlMs: z.int().check(z.nonnegative()),
   failedWriteRequiresVerification: z.boolean(),
+  /** `bind`: writes only to validated targets, verified only by covering reads. Absent: `ignore`. */
+  targets: z.optional(z.enum(['ignore', 'bind'])),
+  /** `shadow`: would-be blocks are recorded and the call runs. Absent: `enforce`. */
+  mode: z.optional(z.enum(['enforce', 'shadow'])),
+  /** The execution profile's rules for state-only writes. Absent: `interactive`. */
+  profile: z.optional(z.enum(['interactive', 'detection', 'investigation'])),
 });
 export type SafetyConfig = z.infer<typeof SafetyConfig>;
 
@@ -59,8 +88,17 @@ export const SafetyContext = z.strictObject({
   lastReadAt: z.nullable(z.number()),
   /** How many writes have succeeded: a read verifies only if it began at the current epoch. */
   writeEpoch: count(),
-  /** Calls in flight, by call id. A write among them means the state is WRITING. */
+  /** Calls in flight, by call id. A write among them (not state-only) means the state is WRITING. */
   calls: z.record(z.string(), InFlightCall),
+  /**
+   * Shadow mode: calls the gate would have blocked that run anyway, by call id. Their outcome is
+   * applied as an ungated call's (the compatible API's), so the session stays a true account.
+   */
+  shadowCalls: z.record(z.string(), InFlightCall),
+  /** Target binding: targets validated by discovery, reads, the user or a person; oldest first, capped. */
+  validatedTargets: z.array(Target).check(z.maxLength(MAX_VALIDATED_TARGETS)),
+  /** Target binding: targets of the last landed write that no read begun after it has covered yet. */
+  uncoveredTargets: CallTargets,
   pendingRecoveries: z.array(PendingRecovery),
   /** Makes recovery ids unique and deterministic (so replays reproduce them). */
   recoverySeq: count(),
@@ -97,6 +135,9 @@ export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyCon
     lastReadAt: null,
     writeEpoch: 0,
     calls: {},
+    shadowCalls: {},
+    validatedTargets: [],
+    uncoveredTargets: [],
     pendingRecoveries: [],
     recoverySeq: 0,
     blockCount: 0,
@@ -105,11 +146,16 @@ export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyCon
   };
 }
 
-/** The write in flight, if any (there is at most one). */
+/** A write that acts on the world: a state-only write (the agent's own records) is not one. */
+export function isWorldWrite(call: InFlightCall): boolean {
+  return call.kind === 'write' && call.stateOnly !== true;
+}
+
+/** The write in flight, if any (there is at most one; state-only writes are not counted). */
 export function inFlightWriteOf(context: SafetyContext): { id: string; tool: string; startedAt: number } | undefined {
   for (const id in context.calls) {
     const call = context.calls[id]!;
-    if (call.kind === 'write') return { id, tool: call.tool, startedAt: call.startedAt };
+    if (isWorldWrite(call)) return { id, tool: call.tool, startedAt: call.startedAt };
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ToolKind } from './toolKind.js';
+import { CallTargets } from './SafetyContext.js';
+import { BlockReasonCode, ToolKind } from './toolKind.js';
 
 /*
  * The events the safety machine handles. The session turns each API call into
@@ -12,13 +13,35 @@ const tool = z.string().check(z.minLength(1));
 const callId = z.string().check(z.minLength(1));
 
 /** Compatible API: a check that moves no state (except counting a verify block). */
-const CheckToolEvent = z.strictObject({ type: z.literal('CHECK_TOOL'), kind: ToolKind, tool, at });
+const CheckToolEvent = z.strictObject({
+  type: z.literal('CHECK_TOOL'),
+  kind: ToolKind,
+  tool,
+  targets: z.optional(CallTargets),
+  at,
+});
+/** What a call may say about itself besides kind and tool. */
+const callFacts = {
+  targets: z.optional(CallTargets),
+  stateOnly: z.optional(z.literal(true)),
+  untrusted: z.optional(z.literal(true)),
+};
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
 const BeginCallEvent = z.strictObject({
   type: z.literal('BEGIN_CALL'),
   id: callId,
   kind: ToolKind,
   tool,
+  ...callFacts,
+  at,
+});
+/** Shadow mode: a call the gate would have blocked runs anyway; its outcome is applied as an ungated call's. */
+const RunUngatedEvent = z.strictObject({
+  type: z.literal('RUN_UNGATED'),
+  id: callId,
+  kind: ToolKind,
+  tool,
+  ...callFacts,
   at,
 });
 /** A tool succeeded. With `id` it ends an in-flight call; without, it is the compatible API's `onToolSuccess`. */
@@ -27,7 +50,11 @@ const ToolSucceededEvent = z.strictObject({
   id: z.optional(callId),
   kind: z.optional(ToolKind),
   tool: z.optional(tool),
+  /** Compatible API: the targets of the call that succeeded. */
+  targets: z.optional(CallTargets),
   verified: z.optional(z.boolean()),
+  /** Targets the call's result revealed. */
+  discovered: z.optional(CallTargets),
   at,
 });
 /**
@@ -42,7 +69,26 @@ const ToolFailedEvent = z.strictObject({
 });
 const CheckFinalAnswerEvent = z.strictObject({ type: z.literal('CHECK_FINAL_ANSWER'), at });
 const CompleteVerificationEvent = z.strictObject({ type: z.literal('COMPLETE_VERIFICATION'), at });
-const TargetEstablishedEvent = z.strictObject({ type: z.literal('TARGET_ESTABLISHED'), at });
+const TargetEstablishedEvent = z.strictObject({
+  type: z.literal('TARGET_ESTABLISHED'),
+  targets: z.optional(CallTargets),
+  source: z.optional(z.enum(['user', 'human', 'tool'])),
+  at,
+});
+/**
+ * A person supplied the evidence a block said was missing: a validated target (`target`) or
+ * verification of the last write (`verification`). Human evidence, never a bypass: the call is
+ * decided again by the machine.
+ */
+const AttestEvent = z.strictObject({
+  type: z.literal('ATTEST'),
+  evidence: z.enum(['target', 'verification']),
+  reasonCode: BlockReasonCode,
+  targets: z.optional(CallTargets),
+  by: z.string().check(z.minLength(1)),
+  note: z.optional(z.string()),
+  at,
+});
 const ResetEvent = z.strictObject({ type: z.literal('RESET'), at });
 const ResetKeepProgressEvent = z.strictObject({ type: z.literal('RESET_KEEP_PROGRESS'), at });
 const TrackRecoveryEvent = z.strictObject({
@@ -56,11 +102,13 @@ const CheckRecoveryEvent = z.strictObject({ type: z.literal('CHECK_RECOVERY'), t
 export const SafetyEvent = z.discriminatedUnion('type', [
   CheckToolEvent,
   BeginCallEvent,
+  RunUngatedEvent,
   ToolSucceededEvent,
   ToolFailedEvent,
   CheckFinalAnswerEvent,
   CompleteVerificationEvent,
   TargetEstablishedEvent,
+  AttestEvent,
   ResetEvent,
   ResetKeepProgressEvent,
   TrackRecoveryEvent,

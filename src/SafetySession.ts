@@ -27,7 +27,7 @@ import {
 import { eventOfCall } from './eventOfCall.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
-import type { SessionState, ToolKind } from './toolKind.js';
+import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
 import { safeParseInput } from './Issue.js';
 
 export interface SafetySessionOptions {
@@ -130,6 +130,8 @@ export interface CallOutcome {
   note?: string;
   /** The block a check returned (the session's value, with its details). */
   blocked?: FSMBlockedError;
+  /** Shadow mode: the call was allowed; enforcement would have blocked it for this reason. */
+  wouldBlock?: BlockReasonCode;
 }
 
 /** The call a write in flight is. */
@@ -158,8 +160,8 @@ export interface SafetySession {
   readonly context: Readonly<SafetyContext>;
 
   // compatible API
-  canExecuteTool(kind: ToolKind, toolName: string): FSMBlockedError | null;
-  onToolSuccess(kind: ToolKind, toolName: string): void;
+  canExecuteTool(kind: ToolKind, toolName: string, targets?: string[]): FSMBlockedError | null;
+  onToolSuccess(kind: ToolKind, toolName: string, targets?: string[]): void;
   canFinalAnswer(): FSMBlockedError | null;
   completeVerification(): void;
   /** The target was established outside the loop; with `targets`, those keys become validated (source `user` by default). */
@@ -391,13 +393,16 @@ class Session implements SafetySession {
 
   // ---- compatible API ----
 
-  canExecuteTool(kind: ToolKind, toolName: string): FSMBlockedError | null {
-    const call = validCall('canExecuteTool', { type: 'canExecuteTool', kind, tool: toolName }, { tool: 'toolName' });
-    return this.run(call).blocked ?? null;
+  canExecuteTool(kind: ToolKind, toolName: string, targets?: string[]): FSMBlockedError | null {
+    const call: RecordedCall = { type: 'canExecuteTool', kind, tool: toolName };
+    if (targets !== undefined) call.targets = targets;
+    return this.run(validCall('canExecuteTool', call, { tool: 'toolName' })).blocked ?? null;
   }
 
-  onToolSuccess(kind: ToolKind, toolName: string): void {
-    this.run(validCall('onToolSuccess', { type: 'onToolSuccess', kind, tool: toolName }, { tool: 'toolName' }));
+  onToolSuccess(kind: ToolKind, toolName: string, targets?: string[]): void {
+    const call: RecordedCall = { type: 'onToolSuccess', kind, tool: toolName };
+    if (targets !== undefined) call.targets = targets;
+    this.run(validCall('onToolSuccess', call, { tool: 'toolName' }));
   }
 
   canFinalAnswer(): FSMBlockedError | null {
@@ -408,16 +413,38 @@ class Session implements SafetySession {
     this.run({ type: 'completeVerification' });
   }
 
-  targetEstablished(_options?: { targets?: string[]; source?: TargetSource }): void {
-    this.run({ type: 'targetEstablished' });
+  targetEstablished(options?: { targets?: string[]; source?: TargetSource }): void {
+    const call: RecordedCall = { type: 'targetEstablished' };
+    if (options !== undefined) {
+      checkObject('targetEstablished: options', options);
+      if (options.targets !== undefined) call.targets = options.targets;
+      if (options.source !== undefined) call.source = options.source;
+    }
+    this.run(validCall('targetEstablished', call, { targets: 'options.targets', source: 'options.source' }));
   }
 
   get validatedTargets(): readonly string[] {
-    return [];
+    return this.snap.context.validatedTargets;
   }
 
-  attest(_block: FSMBlockedError, _by: { by: string; note?: string }): boolean {
-    throw new Error('assistant-safety: attest lands with the escalation work');
+  attest(block: FSMBlockedError, attestation: { by: string; note?: string }): boolean {
+    checkObject('attest: block', block);
+    checkObject('attest: attestation', attestation);
+    const reasonCode = safeParseInput(BlockReasonCode, block.reasonCode);
+    if (!reasonCode.success)
+      throw new SafetyInputError(
+        'attest: block.reasonCode',
+        `expected a block reason code, got ${describe(block.reasonCode)}`,
+      );
+    const evidence = EVIDENCE_FOR[reasonCode.data];
+    if (evidence === undefined) return false; // a write in flight or a profile's refusal: nothing a person can supply
+    const call: RecordedCall = { type: 'attest', reasonCode: reasonCode.data, evidence, by: attestation.by };
+    if (evidence === 'target' && block.targets !== undefined && block.targets.length > 0)
+      call.targets = [...block.targets];
+    if (attestation.note !== undefined) call.note = attestation.note;
+    return (
+      this.run(validCall('attest', call, { by: 'attestation.by', note: 'attestation.note' })).decision === 'applied'
+    );
   }
 
   reset(): void {
@@ -450,17 +477,21 @@ class Session implements SafetySession {
 
   beginToolCall(call: ToolCallStart): FSMBlockedError | null {
     checkObject('beginToolCall: call', call);
-    const { id, kind, tool } = call;
-    const checked = validCall('beginToolCall', { type: 'beginToolCall', id, kind, tool }, CALL_NAMES);
-    return this.run(checked, 'beginToolCall').blocked ?? null;
+    const { id, kind, tool, targets, stateOnly, trust } = call;
+    const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
+    if (targets !== undefined) recorded.targets = targets;
+    if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
+    if (trust !== undefined) recorded.trust = trust;
+    return this.run(validCall('beginToolCall', recorded, CALL_NAMES), 'beginToolCall').blocked ?? null;
   }
 
   endToolCall(result: ToolCallEnd): void {
     checkObject('endToolCall: result', result);
-    const { id, ok, verified, unknown } = result;
+    const { id, ok, verified, unknown, discovered } = result;
     const call: RecordedCall = { type: 'endToolCall', id, ok };
     if (verified !== undefined) call.verified = verified;
     if (unknown !== undefined) call.unknown = unknown;
+    if (discovered !== undefined) call.discovered = discovered;
     this.run(validCall('endToolCall', call, RESULT_NAMES), 'endToolCall');
   }
 
@@ -488,7 +519,7 @@ class Session implements SafetySession {
       case 'canFinalAnswer':
         return this.decide(call);
       case 'beginToolCall':
-        if (Object.hasOwn(this.snap.context.calls, call.id)) {
+        if (Object.hasOwn(this.snap.context.calls, call.id) || Object.hasOwn(this.snap.context.shadowCalls, call.id)) {
           throw new SafetyInputError(`${method}: call.id`, `call ${JSON.stringify(call.id)} is already in flight`);
         }
         return this.decide(call);
@@ -499,7 +530,10 @@ class Session implements SafetySession {
             'an unknown outcome is not a success: give ok: false',
           );
         }
-        if (!Object.hasOwn(this.snap.context.calls, call.id)) {
+        if (
+          !Object.hasOwn(this.snap.context.calls, call.id) &&
+          !Object.hasOwn(this.snap.context.shadowCalls, call.id)
+        ) {
           // Never begun, blocked, or already ended: nothing changes, but the recording says so.
           const outcome: Outcome = { decision: 'ignored', note: 'unknown_call' };
           this.finish(this.clock(), call, this.snap, this.snap, outcome);
@@ -532,6 +566,16 @@ class Session implements SafetySession {
           );
           return taken ? { result: taken.recoveryId, taken } : {};
         });
+      }
+      case 'attest': {
+        // Only evidence the machine has a use for is taken: otherwise nothing changes and the call says no.
+        const event = this.eventOf(call, this.clock());
+        if (!this.snap.can(event)) {
+          const outcome: Outcome = { decision: 'ignored', note: 'not_attestable' };
+          this.finish(this.clock(), call, this.snap, this.snap, outcome);
+          return outcome;
+        }
+        return this.apply(call);
       }
       case 'create':
       case 'restore':
@@ -610,8 +654,12 @@ class Session implements SafetySession {
         }),
         consecutiveBlocks: this.blockStreak,
         readAfterWrite: before.context.readAfterWrite,
+        ...(block.targets !== undefined && { targets: block.targets }),
       });
-      outcome = { decision: 'blocked', reasonCode: blocked.reasonCode, blocked };
+      outcome =
+        this.snap.context.config.mode === 'shadow'
+          ? this.runUngated(event, blocked.reasonCode)
+          : { decision: 'blocked', reasonCode: blocked.reasonCode, blocked };
       if (
         blocked.reasonCode === 'NO_VALIDATED_TARGET' &&
         !this.sawDiscovery &&
@@ -623,8 +671,18 @@ class Session implements SafetySession {
     } else {
       this.blockStreak = 0;
     }
-    this.finish(at, call, before, after, outcome);
+    // In shadow mode an ungated call was handed to the machine after the decision: record where it left it.
+    this.finish(at, call, before, this.snap, outcome);
     return outcome;
+  }
+
+  /**
+   * Shadow mode: the call the machine just blocked runs anyway. A begun call is handed to the
+   * machine as ungated, so its outcome is applied as the compatible API applies one.
+   */
+  private runUngated(event: SafetyEvent, wouldBlock: BlockReasonCode): Outcome {
+    if (event.type === 'BEGIN_CALL') this.send({ ...event, type: 'RUN_UNGATED' });
+    return { decision: 'allowed', wouldBlock };
   }
 
   private apply(call: RecordedCall, extra?: (after: Snapshot, at: number) => Partial<Outcome>): Outcome {
@@ -658,6 +716,7 @@ class Session implements SafetySession {
       ...(outcome.reasonCode !== undefined && { reasonCode: outcome.reasonCode }),
       ...(outcome.result !== undefined && { result: outcome.result }),
       ...(outcome.note !== undefined && { note: outcome.note }),
+      ...(outcome.wouldBlock !== undefined && { wouldBlock: outcome.wouldBlock }),
       before: before.value as SessionState,
       after: after.value as SessionState,
       context: summariseContext(after.context),
@@ -671,19 +730,66 @@ class Session implements SafetySession {
 }
 
 /** Argument names of the lifecycle methods, for error paths. */
-const CALL_NAMES = { id: 'call.id', kind: 'call.kind', tool: 'call.tool' };
-const RESULT_NAMES = { id: 'result.id', ok: 'result.ok', verified: 'result.verified', unknown: 'result.unknown' };
+const CALL_NAMES = {
+  id: 'call.id',
+  kind: 'call.kind',
+  tool: 'call.tool',
+  targets: 'call.targets',
+  stateOnly: 'call.stateOnly',
+  trust: 'call.trust',
+};
+const RESULT_NAMES = {
+  id: 'result.id',
+  ok: 'result.ok',
+  verified: 'result.verified',
+  unknown: 'result.unknown',
+  discovered: 'result.discovered',
+};
+
+/** The evidence a person can supply for each block; absent: not attestable. */
+const EVIDENCE_FOR: Partial<Record<BlockReasonCode, 'target' | 'verification'>> = {
+  NO_VALIDATED_TARGET: 'target',
+  TARGET_NOT_VALIDATED: 'target',
+  UNVERIFIED_WRITE: 'verification',
+  FINAL_ANSWER_UNVERIFIED: 'verification',
+};
 const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', code: 'block.code' };
 const PERFORM_NAMES = Object.fromEntries(
-  ['type', 'id', 'kind', 'tool', 'ok', 'verified', 'unknown', 'code', 'errorCode'].map((k) => [k, `call.${k}`]),
+  [
+    'type',
+    'id',
+    'kind',
+    'tool',
+    'ok',
+    'verified',
+    'unknown',
+    'code',
+    'errorCode',
+    'targets',
+    'stateOnly',
+    'trust',
+    'discovered',
+    'source',
+    'evidence',
+    'reasonCode',
+    'by',
+    'note',
+  ].map((k) => [k, `call.${k}`]),
 );
 
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
-  const config = {
+  const config: Record<string, unknown> = {
     recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
     failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
   };
+  // The defaults are left out, so a session that does not opt in records exactly what it always did.
+  const targets = options.targets ?? base.targets;
+  if (targets !== undefined && targets !== 'ignore') config.targets = targets;
+  const mode = options.mode ?? base.mode;
+  if (mode !== undefined && mode !== 'enforce') config.mode = mode;
+  const profile = options.profile ?? base.profile;
+  if (profile !== undefined && profile !== 'interactive') config.profile = profile;
   const parsed = safeParseInput(SafetyConfig, config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

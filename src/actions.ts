@@ -1,7 +1,13 @@
 import * as z from 'zod/mini';
-import { initialContext, type PendingRecovery, type SafetyContext } from './SafetyContext.js';
+import {
+  initialContext,
+  MAX_VALIDATED_TARGETS,
+  type InFlightCall,
+  type PendingRecovery,
+  type SafetyContext,
+} from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
-import { subjectOf } from './guards.js';
+import { evidenceTargets, subjectOf, unvalidatedTargets } from './guards.js';
 import { BlockReasonCode } from './toolKind.js';
 
 /** An action implementation: a pure function from context, event and params to a context patch. */
@@ -33,6 +39,27 @@ function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext[
   else calls[id] = call;
 }
 
+/**
+ * Adds targets to the validated set, newest last; at the cap the oldest are dropped (forgetting a
+ * validation only makes the gate stricter). Without binding nothing is kept: targets play no part.
+ */
+function validated(context: SafetyContext, targets: readonly string[] | undefined): Partial<SafetyContext> {
+  if (context.config.targets !== 'bind' || !targets || targets.length === 0) return {};
+  const fresh = targets.filter((t, i) => targets.indexOf(t) === i);
+  const kept = context.validatedTargets.filter((t) => !fresh.includes(t));
+  const all = [...kept, ...fresh];
+  return { validatedTargets: all.length > MAX_VALIDATED_TARGETS ? all.slice(-MAX_VALIDATED_TARGETS) : all };
+}
+
+/** What a begun call keeps of its event. */
+function callOf(event: SafetyEvent & { type: 'BEGIN_CALL' | 'RUN_UNGATED' }, epoch: number): InFlightCall {
+  const call: InFlightCall = { kind: event.kind, tool: event.tool, epoch, startedAt: event.at };
+  if (event.targets !== undefined) call.targets = event.targets;
+  if (event.stateOnly) call.stateOnly = true;
+  if (event.untrusted) call.untrusted = true;
+  return call;
+}
+
 /** Drops recoveries older than the TTL, measured on the event's clock reading. */
 function liveRecoveries(context: SafetyContext, at: number): PendingRecovery[] {
   const ttl = context.config.recoveryTtlMs;
@@ -52,9 +79,15 @@ export const actionImplementations = {
     params: z.strictObject({ reasonCode: BlockReasonCode }),
     run: (context, event, { reasonCode }) => {
       const subject = subjectOf(context, event);
+      const targets = reasonCode === 'TARGET_NOT_VALIDATED' ? unvalidatedTargets(context, event) : subject?.targets;
       return {
         blockCount: context.blockCount + 1,
-        lastBlock: { reasonCode, tool: subject?.tool ?? null, kind: subject?.kind ?? null },
+        lastBlock: {
+          reasonCode,
+          tool: subject?.tool ?? null,
+          kind: subject?.kind ?? null,
+          ...(targets !== undefined && targets.length > 0 && { targets: [...targets] }),
+        },
       };
     },
   }),
@@ -82,12 +115,26 @@ export const actionImplementations = {
   beginCall: defineAction({
     run: (context, event) => {
       if (event.type !== 'BEGIN_CALL') return {};
-      return {
-        calls: {
-          ...context.calls,
-          [event.id]: { kind: event.kind, tool: event.tool, epoch: context.writeEpoch, startedAt: event.at },
-        },
-      };
+      return { calls: { ...context.calls, [event.id]: callOf(event, context.writeEpoch) } };
+    },
+  }),
+  runUngated: defineAction({
+    run: (context, event) => {
+      if (event.type !== 'RUN_UNGATED') return {};
+      return { shadowCalls: { ...context.shadowCalls, [event.id]: callOf(event, context.writeEpoch) } };
+    },
+  }),
+  validateTargets: defineAction({
+    run: (context, event) => {
+      if (event.type === 'TARGET_ESTABLISHED' || event.type === 'ATTEST') return validated(context, event.targets);
+      return validated(context, evidenceTargets(subjectOf(context, event), event));
+    },
+  }),
+  coverTargets: defineAction({
+    run: (context, event) => {
+      const seen = evidenceTargets(subjectOf(context, event), event);
+      if (seen.length === 0 || context.uncoveredTargets.length === 0) return {};
+      return { uncoveredTargets: context.uncoveredTargets.filter((t) => !seen.includes(t)) };
     },
   }),
   recordWrite: defineAction({
@@ -101,11 +148,13 @@ export const actionImplementations = {
         lastWriteTool: subject?.tool ?? null,
         lastWriteAt: event.at,
         writeEpoch: context.writeEpoch + 1,
+        // Under binding, only reads covering these targets verify it; a write without targets keeps the seed's rule.
+        uncoveredTargets: context.config.targets === 'bind' && subject?.targets ? [...subject.targets] : [],
       };
     },
   }),
   markReadAfterWrite: defineAction({
-    run: () => ({ readAfterWrite: true, consecutiveVerifyBlocks: 0 }),
+    run: () => ({ readAfterWrite: true, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
   }),
   recordRead: defineAction({
     run: (context, event) => ({ lastReadTool: subjectOf(context, event)?.tool ?? null, lastReadAt: event.at }),
@@ -114,8 +163,17 @@ export const actionImplementations = {
     run: (context, event) => {
       if (event.type !== 'TOOL_SUCCEEDED' && event.type !== 'TOOL_FAILED') return {};
       if (event.id === undefined) return {};
+      if (!Object.hasOwn(context.calls, event.id)) {
+        // A shadow call ends: it was never in flight as far as the gate is concerned.
+        if (!Object.hasOwn(context.shadowCalls, event.id)) return {};
+        const call = context.shadowCalls[event.id]!;
+        const patch: Partial<SafetyContext> = { shadowCalls: withoutCall(context.shadowCalls, event.id) };
+        if (event.type === 'TOOL_SUCCEEDED' && context.pendingRecoveries.length > 0)
+          patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
+        return patch;
+      }
       const patch: Partial<SafetyContext> = { calls: withoutCall(context.calls, event.id) };
-      const call = Object.hasOwn(context.calls, event.id) ? context.calls[event.id] : undefined;
+      const call = context.calls[event.id];
       if (event.type === 'TOOL_SUCCEEDED' && call && context.pendingRecoveries.length > 0) {
         // A later success of a blocked tool is the recovery: it settles them all.
         patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
@@ -124,10 +182,10 @@ export const actionImplementations = {
     },
   }),
   clearVerification: defineAction({
-    run: () => ({ readAfterWrite: false, consecutiveVerifyBlocks: 0 }),
+    run: () => ({ readAfterWrite: false, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
   }),
   clearEpisode: defineAction({
-    run: () => ({ wroteThisEpisode: false, readAfterWrite: false, consecutiveVerifyBlocks: 0 }),
+    run: () => ({ wroteThisEpisode: false, readAfterWrite: false, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
   }),
   resetSession: defineAction({
     run: (context) => ({

@@ -2,6 +2,28 @@ import * as z from 'zod/mini';
 import { ToolKind } from './toolKind.js';
 import { formatIssues, safeParseInput, type Issue } from './Issue.js';
 
+/**
+ * What a rule may say about a tool besides its kind: where its targets are in the arguments,
+ * whether its output is open-world content, whether it only writes the agent's own records,
+ * and whether its own result may verify it.
+ */
+const toolFacts = {
+  /** Argument paths (dot-separated: `vm.id`) whose values are the resource keys the call touches; arrays expand. */
+  targets: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
+  /** Put before each target found: `iban:`, `file:`. */
+  prefix: z.optional(z.string()),
+  /** `untrusted`: its output is open-world content (web, mail, chat): what it reveals never validates a target. */
+  trust: z.optional(z.enum(['trusted', 'untrusted'])),
+  /** A write to the agent's own records (a finding report, a to-do list): it needs no verification. */
+  stateOnly: z.optional(z.boolean()),
+  /** Its own result may verify it (`{ "verification": { "ok": true } }`). Only such tools self-verify. */
+  selfVerifying: z.optional(z.boolean()),
+};
+
+/** A tool with a fixed kind, and what else a rule may say about it. */
+export const FixedRule = z.strictObject({ kind: ToolKind, ...toolFacts });
+export type FixedRule = z.infer<typeof FixedRule>;
+
 /** A tool whose kind depends on one argument: a kind per value, a default, and what a missing argument means. */
 export const ArgumentRule = z.strictObject({
   /** The discriminating argument, e.g. `action`, `type`, `operation`. */
@@ -12,11 +34,12 @@ export const ArgumentRule = z.strictObject({
   default: ToolKind,
   /** Kind when the argument is absent. Default `write`: fail closed. */
   missing: z.optional(ToolKind),
+  ...toolFacts,
 });
 export type ArgumentRule = z.infer<typeof ArgumentRule>;
 
-/** Per tool: a fixed kind, or an argument rule. */
-export const ToolRule = z.union([ToolKind, ArgumentRule]);
+/** Per tool: a kind, a fixed-kind rule with facts, or an argument rule. */
+export const ToolRule = z.union([ToolKind, FixedRule, ArgumentRule]);
 export type ToolRule = z.infer<typeof ToolRule>;
 
 /** Declarative classification rules. Everything they do not cover is a write. */
@@ -63,6 +86,36 @@ export const GENERIC_READ_VERBS = [
 /** Classifies one tool call. Never throws: anything unknown or malformed is a write. */
 export type ToolClassifier = (toolName: string, args?: unknown) => ToolKind;
 
+/**
+ * Everything the gate needs to know of a call before it runs: what `beginToolCall` takes
+ * besides the id and the tool, plus whether the tool's own result may verify it.
+ */
+export interface CallDescriptor {
+  kind: ToolKind;
+  targets?: string[];
+  stateOnly?: true;
+  trust?: 'untrusted';
+  selfVerifying?: true;
+}
+
+/** A classification and the rule that made it. */
+export interface RuleClassification extends CallDescriptor {
+  tool: string;
+  /** `rules`: the tool's own rule; `verbs`: a generic verb in the arguments; `default`: write (fail closed). */
+  rule: 'rules' | 'verbs' | 'default';
+  /** One sentence: which rule, which value, which targets. */
+  detail: string;
+}
+
+/** A classifier built from rules: call it for the kind, `describe` a call for the gate, `explain` a decision. */
+export interface RulesClassifier extends ToolClassifier {
+  describe(toolName: string, args?: unknown): CallDescriptor;
+  explain(toolName: string, args?: unknown): RuleClassification;
+}
+
+/** The target of a write whose rule names target arguments the call does not give: no read ever validates it. */
+export const MISSING_TARGET_PREFIX = '?missing:';
+
 /** Thrown for malformed classifier rules; the message names the path. */
 export class ClassifierRulesError extends Error {
   readonly code = 'INVALID_RULES' as const;
@@ -105,6 +158,42 @@ function stringArg(args: unknown, name: string): Discriminator | undefined | nul
 }
 
 const KIND_LIST = ToolKind.options.join(', ');
+const ALLOWED_KEYS = 'kind, arg, values, default, missing, targets, prefix, trust, stateOnly, selfVerifying';
+
+/** Reads an own data property: never inherited, never a getter. */
+function ownValue(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const desc = Object.getOwnPropertyDescriptor(value, key);
+  return desc && 'value' in desc ? desc.value : undefined;
+}
+
+/** The values at a dot-separated argument path, arrays expanded; strings and finite numbers only. */
+function valuesAt(args: unknown, path: string): string[] {
+  let level: unknown[] = [args];
+  for (const key of path.split('.')) {
+    const next: unknown[] = [];
+    for (const v of level) {
+      const found = ownValue(v, key);
+      if (Array.isArray(found)) next.push(...found);
+      else if (found !== undefined) next.push(found);
+    }
+    level = next;
+  }
+  const out: string[] = [];
+  for (const v of level) {
+    if (typeof v === 'string' && v.trim() !== '') out.push(v.trim());
+    else if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
+  }
+  return out;
+}
+
+/** Every target key a rule finds in a call's arguments, deduplicated, in argument order. */
+function targetsOf(rule: { targets?: string[]; prefix?: string }, args: unknown): string[] {
+  const prefix = rule.prefix ?? '';
+  const out: string[] = [];
+  for (const path of rule.targets ?? []) for (const v of valuesAt(args, path)) out.push(prefix + v);
+  return out.filter((t, i) => out.indexOf(t) === i);
+}
 
 /** A rules issue in words a rule author can act on: a bad kind lists the kinds. */
 function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
@@ -116,14 +205,28 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
   const got = typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
   if (issue.code === 'invalid_union' && issue.path[0] === 'tools' && issue.path.length === 2) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      // An argument rule: report what is wrong inside it.
-      const inner = issue.errors[1]?.[0];
+      // A rule object: report what is wrong inside the kind of rule it looks like.
+      const inner = issue.errors['arg' in value ? 2 : 1]?.[0];
       if (inner) return ruleIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, rules);
     }
-    return { code, path, message: `expected a tool kind (one of ${KIND_LIST}) or an argument rule, got ${got}` };
+    return {
+      code,
+      path,
+      message: `expected a tool kind (one of ${KIND_LIST}), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying? } or an argument rule { arg, values, default }, got ${got}`,
+    };
   }
   if (issue.code === 'invalid_value' && ToolKind.options.every((k) => issue.values.includes(k))) {
     return { code, path, message: `expected a tool kind (one of ${KIND_LIST}), got ${got}` };
+  }
+  if (issue.code === 'invalid_value') {
+    const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
+    return { code, path, message: `expected one of ${allowed}, got ${got}` };
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return { code, path, message: `${issue.message}: not a rule field (allowed: ${ALLOWED_KEYS})` };
+  }
+  if (issue.code === 'invalid_type') {
+    return { code, path, message: `expected ${issue.expected}, got ${got}` };
   }
   return { code, path, message: issue.message };
 }
@@ -144,18 +247,29 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
  * classify('vm', {});                   // 'write'
  * classify('unknown_tool');             // 'write'
  */
-export function createClassifier(rules: unknown): ToolClassifier {
+export function createClassifier(rules: unknown): RulesClassifier {
+  const tools = ownValue(rules, 'tools');
+  if (typeof tools === 'object' && tools !== null && Object.hasOwn(tools, '__proto__')) {
+    // zod's records drop this key without a word: the rule would vanish and the tool fail closed silently.
+    throw new ClassifierRulesError([
+      {
+        code: 'invalid_key',
+        path: ['tools', '__proto__'],
+        message: 'a tool named "__proto__" cannot be given a rule: it is not usable as a key; the tool stays a write',
+      },
+    ]);
+  }
   const parsed = safeParseInput(ClassifierRules, rules);
   if (!parsed.success) {
     throw new ClassifierRulesError(parsed.error.issues.map((i) => ruleIssue(i, rules)));
   }
-  const { tools, verbArgs = ['action', 'operation'], verbs } = parsed.data;
-  // Maps, not objects: a tool named `__proto__` or `constructor` is just a name.
+  const { tools: toolRules, verbArgs = ['action', 'operation'], verbs } = parsed.data;
+  // Maps, not objects: a tool named `constructor` is just a name.
   const table = new Map<string, ToolRule>();
-  for (const [name, rule] of Object.entries(tools)) {
+  for (const [name, rule] of Object.entries(toolRules)) {
     table.set(
       name,
-      typeof rule === 'string'
+      typeof rule === 'string' || !('arg' in rule)
         ? rule
         : {
             ...rule,
@@ -165,7 +279,7 @@ export function createClassifier(rules: unknown): ToolClassifier {
   }
   const valueTables = new Map<string, Map<string, ToolKind>>();
   for (const [name, rule] of table) {
-    if (typeof rule !== 'string') valueTables.set(name, new Map(Object.entries(rule.values)));
+    if (typeof rule !== 'string' && 'arg' in rule) valueTables.set(name, new Map(Object.entries(rule.values)));
   }
   const writeVerbs = new Set((verbs?.write ?? GENERIC_WRITE_VERBS).map(normaliseValue));
   const readVerbs = new Set((verbs?.read ?? GENERIC_READ_VERBS).map(normaliseValue));
@@ -175,6 +289,7 @@ export function createClassifier(rules: unknown): ToolClassifier {
     const rule = table.get(toolName);
     if (rule !== undefined) {
       if (typeof rule === 'string') return rule;
+      if (!('arg' in rule)) return rule.kind;
       const found = stringArg(args, rule.arg);
       if (found === undefined) return rule.missing ?? 'write';
       if (found === null) return 'write';
@@ -194,13 +309,57 @@ export function createClassifier(rules: unknown): ToolClassifier {
     }
     return sawRead ? 'read' : 'write';
   };
-  return (toolName: string, args?: unknown): ToolKind => {
+  const kindOf = (toolName: string, args?: unknown): ToolKind => {
     try {
       return classify(toolName, args);
     } catch {
       return 'write'; // arguments that cannot be read (a hostile Proxy) fail closed
     }
   };
+
+  const explain = (toolName: string, args?: unknown): RuleClassification => {
+    const kind = kindOf(toolName, args);
+    const tool = typeof toolName === 'string' ? toolName : String(toolName);
+    const rule = typeof toolName === 'string' ? table.get(toolName) : undefined;
+    if (rule === undefined)
+      return kind === 'write'
+        ? { tool, kind, rule: 'default', detail: 'default: no rule names it, so write (fail closed)' }
+        : { tool, kind, rule: 'verbs', detail: `verbs: a generic ${kind} verb in the call's arguments` };
+    const out: RuleClassification = { tool, kind, rule: 'rules', detail: `rules: tools.${tool}` };
+    if (typeof rule === 'string') {
+      out.detail = `rules: tools.${tool} = ${rule}`;
+      return out;
+    }
+    if ('arg' in rule) out.detail = `rules: tools.${tool} by argument "${rule.arg}"`;
+    else out.detail = `rules: tools.${tool}.kind = ${rule.kind}`;
+    if (rule.targets) {
+      let targets: string[];
+      try {
+        targets = targetsOf(rule, args);
+      } catch {
+        targets = []; // arguments that cannot be read: treated as giving none
+      }
+      // A write whose target arguments are missing names a target no read can validate: it fails closed.
+      if (targets.length === 0 && kind === 'write') targets = [`${MISSING_TARGET_PREFIX}${tool}`];
+      if (targets.length > 0) {
+        out.targets = targets;
+        out.detail += `, targets from ${rule.targets.join(', ')}: ${targets.join(', ')}`;
+      }
+    }
+    if (rule.trust === 'untrusted') out.trust = 'untrusted';
+    if (rule.stateOnly === true) out.stateOnly = true;
+    if (rule.selfVerifying === true) out.selfVerifying = true;
+    return out;
+  };
+
+  const describe = (toolName: string, args?: unknown): CallDescriptor => {
+    const { tool: _tool, rule: _rule, detail: _detail, ...descriptor } = explain(toolName, args);
+    return descriptor;
+  };
+
+  const classifier = ((toolName: string, args?: unknown) => kindOf(toolName, args)) as RulesClassifier;
+  Object.defineProperties(classifier, { describe: { value: describe }, explain: { value: explain } });
+  return classifier;
 }
 
 /**
@@ -212,4 +371,4 @@ export function createClassifier(rules: unknown): ToolClassifier {
  * classifyToolCall('anything', { action: 'restart' }); // 'write'
  * classifyToolCall('anything');                        // 'write'
  */
-export const classifyToolCall: ToolClassifier = createClassifier({ tools: {} });
+export const classifyToolCall: RulesClassifier = createClassifier({ tools: {} });

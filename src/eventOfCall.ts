@@ -16,15 +16,42 @@ import type { SafetyEvent } from './SafetyEvent.js';
 export function eventOfCall(call: RecordedCall, at: number, context: SafetyContext): SafetyEvent | undefined {
   switch (call.type) {
     case 'canExecuteTool':
-      return { type: 'CHECK_TOOL', kind: call.kind, tool: call.tool, at };
+      return {
+        type: 'CHECK_TOOL',
+        kind: call.kind,
+        tool: call.tool,
+        ...(call.targets && { targets: call.targets }),
+        at,
+      };
     case 'onToolSuccess':
-      return { type: 'TOOL_SUCCEEDED', kind: call.kind, tool: call.tool, at };
+      return {
+        type: 'TOOL_SUCCEEDED',
+        kind: call.kind,
+        tool: call.tool,
+        ...(call.targets && { targets: call.targets }),
+        at,
+      };
     case 'canFinalAnswer':
       return { type: 'CHECK_FINAL_ANSWER', at };
     case 'completeVerification':
       return { type: 'COMPLETE_VERIFICATION', at };
     case 'targetEstablished':
-      return { type: 'TARGET_ESTABLISHED', at };
+      return {
+        type: 'TARGET_ESTABLISHED',
+        ...(call.targets && { targets: call.targets }),
+        ...(call.source && { source: call.source }),
+        at,
+      };
+    case 'attest':
+      return {
+        type: 'ATTEST',
+        evidence: call.evidence,
+        reasonCode: call.reasonCode,
+        ...(call.targets && { targets: call.targets }),
+        by: call.by,
+        ...(call.note !== undefined && { note: call.note }),
+        at,
+      };
     case 'reset':
       return { type: 'RESET', at };
     case 'resetKeepProgress':
@@ -34,12 +61,32 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
     case 'checkRecoverySuccess':
       return { type: 'CHECK_RECOVERY', tool: call.tool, at };
     case 'beginToolCall':
-      return { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool, at };
-    case 'endToolCall':
-      if (!Object.hasOwn(context.calls, call.id)) return undefined;
-      return call.ok
-        ? { type: 'TOOL_SUCCEEDED', id: call.id, at, ...(call.verified !== undefined && { verified: call.verified }) }
+      return {
+        type: 'BEGIN_CALL',
+        id: call.id,
+        kind: call.kind,
+        tool: call.tool,
+        ...(call.targets && { targets: call.targets }),
+        ...(call.stateOnly === true && { stateOnly: true }),
+        ...(call.trust === 'untrusted' && { untrusted: true }),
+        at,
+      };
+    case 'endToolCall': {
+      const inFlight = Object.hasOwn(context.calls, call.id);
+      const shadow = !inFlight && Object.hasOwn(context.shadowCalls, call.id);
+      if (!inFlight && !shadow) return undefined;
+      // A shadow write with an unknown outcome may have landed: it is reported as an ungated write that did.
+      const landed = call.ok || (shadow && call.unknown === true && context.shadowCalls[call.id]!.kind === 'write');
+      return landed
+        ? {
+            type: 'TOOL_SUCCEEDED',
+            id: call.id,
+            at,
+            ...(call.verified !== undefined && { verified: call.verified }),
+            ...(call.discovered && { discovered: call.discovered }),
+          }
         : { type: 'TOOL_FAILED', id: call.id, at, ...(call.unknown === true && { unknown: true }) };
+    }
     case 'recordLoopBlock':
     case 'create':
     case 'restore':

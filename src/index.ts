@@ -34,7 +34,14 @@ export { guardImplementations } from './guards.js';
 export type { GuardName } from './guards.js';
 export { actionImplementations } from './actions.js';
 export type { ActionName } from './actions.js';
-export { SafetyContext, PendingRecovery, InFlightCall, RECOVERY_TTL_MS, initialContext } from './SafetyContext.js';
+export {
+  SafetyContext,
+  PendingRecovery,
+  InFlightCall,
+  RECOVERY_TTL_MS,
+  MAX_VALIDATED_TARGETS,
+  initialContext,
+} from './SafetyContext.js';
 export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
 export { eventOfCall } from './eventOfCall.js';
 
@@ -63,7 +70,15 @@ export {
   GENERIC_READ_VERBS,
   GENERIC_WRITE_VERBS,
 } from './classifier.js';
-export type { ToolClassifier, ToolRule, ArgumentRule } from './classifier.js';
+export { FixedRule } from './classifier.js';
+export type {
+  ToolClassifier,
+  ToolRule,
+  ArgumentRule,
+  CallDescriptor,
+  RulesClassifier,
+  RuleClassification,
+} from './classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
 
 // recordings
@@ -104,7 +119,7 @@ export type { MemoryRecorder } from './recording/createMemoryRecorder.js';
 export { createToolLoop } from './loop/createToolLoop.js';
 export type { ToolLoop, FinalAnswerDecision } from './loop/createToolLoop.js';
 export { ToolLoopOptions } from './loop/ToolLoopOptions.js';
-export type { ClassifiedCall } from './loop/ToolLoopOptions.js';
+export type { ClassifiedCall, EscalationAnswer } from './loop/ToolLoopOptions.js';
 export { ToolCall } from './loop/ToolCall.js';
 export type { ToolOutcome, ToolOutcomeError } from './loop/ToolOutcome.js';
 export { ToolLoopError } from './loop/ToolLoopError.js';
@@ -129,6 +144,9 @@ export { createLimiter } from './loop/createLimiter.js';
 export type { Limiter } from './loop/createLimiter.js';
 export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
 export { finishToolCall } from './loop/finishToolCall.js';
+export { settleToolCall } from './loop/settleToolCall.js';
+export type { SettledCall, ToolCallSettlement } from './loop/settleToolCall.js';
+export { outcomeOfError } from './outcomeOfError.js';
 
 // observing sessions
 export { combineRecorders } from './combineRecorders.js';

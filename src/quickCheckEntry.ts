@@ -1,4 +1,5 @@
 import { Decision, LoopBlockCode } from './RecordingEntry.js';
+import { MAX_CALL_TARGETS, MAX_TARGET_LENGTH } from './SafetyContext.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 /*
@@ -35,6 +36,13 @@ const isCount = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
 const isNumber = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
 const isName = (x: unknown) => typeof x === 'string' && x.length > 0;
 
+/** `CallTargets`: an array of at most {@link MAX_CALL_TARGETS} non-empty strings of at most {@link MAX_TARGET_LENGTH}. */
+function isTargets(x: unknown): boolean {
+  if (!Array.isArray(x) || x.length > MAX_CALL_TARGETS) return false;
+  for (const t of x) if (typeof t !== 'string' || t.length === 0 || t.length > MAX_TARGET_LENGTH) return false;
+  return true;
+}
+
 /**
  * The call of an entry (`RecordedCall`), by the same one-sided rule: true only
  * if zod's `RecordedCall.safeParse` accepts it unchanged. The session checks
@@ -58,8 +66,22 @@ export function quickCheckCall(c: unknown): boolean {
       return n === 3 && typeof c.errorCode === 'string' && isName(c.tool);
     case 'checkRecoverySuccess':
       return n === 2 && isName(c.tool);
-    case 'beginToolCall':
-      return n === 4 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool);
+    case 'beginToolCall': {
+      let keys = 4;
+      if (c.targets !== undefined) {
+        if (!isTargets(c.targets)) return false;
+        keys++;
+      }
+      if (c.stateOnly !== undefined) {
+        if (typeof c.stateOnly !== 'boolean') return false;
+        keys++;
+      }
+      if (c.trust !== undefined) {
+        if (c.trust !== 'untrusted') return false;
+        keys++;
+      }
+      return n === keys && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool);
+    }
     case 'recordLoopBlock':
       return n === 5 && isName(c.id) && TOOL_KINDS.has(c.kind) && isName(c.tool) && REASONS.has(c.code);
     case 'endToolCall': {
@@ -70,6 +92,10 @@ export function quickCheckCall(c: unknown): boolean {
       }
       if (c.unknown !== undefined) {
         if (typeof c.unknown !== 'boolean') return false;
+        keys++;
+      }
+      if (c.discovered !== undefined) {
+        if (!isTargets(c.discovered)) return false;
         keys++;
       }
       return n === keys && isName(c.id) && typeof c.ok === 'boolean';

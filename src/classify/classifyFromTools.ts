@@ -1,5 +1,11 @@
 import * as z from 'zod/mini';
-import { ClassifierRules, ClassifierRulesError, createClassifier, type ToolClassifier } from '../classifier.js';
+import {
+  ClassifierRules,
+  ClassifierRulesError,
+  createClassifier,
+  type CallDescriptor,
+  type ToolClassifier,
+} from '../classifier.js';
 import { ToolKind } from '../toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from '../Issue.js';
 
@@ -152,8 +158,8 @@ export type ClassifyFromToolsOptions = z.input<typeof ClassifyFromToolsOptions>;
 /** Which rule decided a tool's kind. */
 export type ClassificationRule = 'rules' | 'kind' | 'annotations' | 'name-verb' | 'verbs' | 'default';
 
-/** A decision and what made it. */
-export interface Classification {
+/** A decision and what made it, with everything the gate takes of a call (targets, trust, state-only). */
+export interface Classification extends CallDescriptor {
   tool: string;
   kind: ToolKind;
   /** The deciding rule, in order of precedence: `rules`, `kind`, `annotations`, `name-verb`, `verbs`, `default`. */
@@ -162,9 +168,10 @@ export interface Classification {
   detail: string;
 }
 
-/** A classifier that can say why: call it like any `ToolClassifier`, or `explain` a decision. */
+/** A classifier that can say why: call it like any `ToolClassifier`, `describe` a call for the gate, or `explain` a decision. */
 export interface ExplainingClassifier extends ToolClassifier {
   explain(toolName: string, args?: unknown): Classification;
+  describe(toolName: string, args?: unknown): CallDescriptor;
   /** The declared tools, by name. */
   readonly tools: ReadonlyMap<string, ToolDeclaration>;
 }
@@ -269,18 +276,17 @@ export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOpti
       return { tool: String(toolName), kind: 'write', rule: 'default', detail: 'default: write' };
     const rule = ruleTable.get(toolName);
     if (rule !== undefined) {
-      const kind = ruled(toolName, args);
-      if (typeof rule === 'string')
-        return { tool: toolName, kind, rule: 'rules', detail: `rules: tools.${toolName} = ${rule}` };
+      const { rule: _rule, detail, ...described } = ruled.explain(toolName, args);
+      if (typeof rule === 'string' || !('arg' in rule)) return { ...described, rule: 'rules', detail };
       const values = Object.entries(rule.values)
         .map(([v, k]) => `${v}: ${k}`)
         .join(', ');
       const given = args === undefined ? 'not given' : `the call's "${rule.arg}"`;
+      const targets = described.targets ? `, targets: ${described.targets.join(', ')}` : '';
       return {
-        tool: toolName,
-        kind,
+        ...described,
         rule: 'rules',
-        detail: `rules: tools.${toolName} by argument "${rule.arg}" (${values}; other: ${rule.default}; missing: ${rule.missing ?? 'write'}), ${given}`,
+        detail: `rules: tools.${toolName} by argument "${rule.arg}" (${values}; other: ${rule.default}; missing: ${rule.missing ?? 'write'}), ${given}${targets}`,
       };
     }
     const tool = declared.get(toolName);
@@ -288,8 +294,16 @@ export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOpti
       return { tool: toolName, kind: tool.kind, rule: 'kind', detail: `kind: ${tool.kind}` };
     if (tool?.annotations !== undefined) {
       const { readOnlyHint, destructiveHint } = tool.annotations;
+      // Open-world output (the web, mail, chat) reveals nothing a write may trust: see docs/targets.md.
+      const openWorld = (tool.annotations as { openWorldHint?: unknown }).openWorldHint === true;
       if (readOnlyHint === true)
-        return { tool: toolName, kind: 'read', rule: 'annotations', detail: 'annotations: readOnlyHint true' };
+        return {
+          tool: toolName,
+          kind: 'read',
+          rule: 'annotations',
+          detail: `annotations: readOnlyHint true${openWorld ? ', openWorldHint true (untrusted)' : ''}`,
+          ...(openWorld && { trust: 'untrusted' as const }),
+        };
       const hint = readOnlyHint === undefined ? 'readOnlyHint absent' : `readOnlyHint ${JSON.stringify(readOnlyHint)}`;
       const destructive = destructiveHint === undefined ? '' : `, destructiveHint ${JSON.stringify(destructiveHint)}`;
       return { tool: toolName, kind: 'write', rule: 'annotations', detail: `annotations: ${hint}${destructive}` };
@@ -313,9 +327,14 @@ export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOpti
       : { tool: toolName, kind, rule: 'verbs', detail: `verbs: a generic ${kind} verb in the call's arguments` };
   };
 
+  const describe = (toolName: string, args?: unknown): CallDescriptor => {
+    const { tool: _tool, rule: _rule, detail: _detail, ...descriptor } = explain(toolName, args);
+    return descriptor;
+  };
   const classify = ((toolName: string, args?: unknown) => explain(toolName, args).kind) as ExplainingClassifier;
   Object.defineProperties(classify, {
     explain: { value: explain },
+    describe: { value: describe },
     tools: { value: declared },
   });
   return classify;

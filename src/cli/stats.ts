@@ -123,7 +123,13 @@ function sections(s: InsightsSummary): Array<[string, Array<[string, string]>]> 
           : []),
       ],
     ],
-  ];
+    ...(s.wouldBlock
+      ? [['shadow mode: would have blocked, by reason code', sorted(s.wouldBlock).map(([k, v]) => [k, String(v)])]]
+      : []),
+    ...(s.attested
+      ? [['attested by a person, by the block answered', sorted(s.attested).map(([k, v]) => [k, String(v)])]]
+      : []),
+  ] as Array<[string, Array<[string, string]>]>;
 }
 
 function table(s: InsightsSummary): string {
@@ -179,7 +185,8 @@ writes, with how long each waited for verification evidence.
 
   --format table  aligned text (default)
   --format md     Markdown tables
-  --format json   one JSON object: sessions, entries, blocked (reason code ->
+  --format json   one JSON object (wouldBlock and attested appear when a shadow
+                  run or a person added any): sessions, entries, blocked (reason code ->
                   count), blockedByTool, blockedByState, toolCalls,
                   finalAnswerBlocks, selfCorrection, writes, files
 

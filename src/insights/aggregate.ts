@@ -48,6 +48,10 @@ export const InsightsSummary = z.strictObject({
     /** Write landed → verification evidence, in milliseconds of the sessions' clocks. */
     timeToVerifyMs: DurationStats.nullable(),
   }),
+  /** Shadow mode: calls and final answers allowed that enforcement would have blocked, by reason code (absent when none). */
+  wouldBlock: z.record(z.string(), count).optional(),
+  /** Human evidence: attestations the machine took, by the reason code of the block they answered (absent when none). */
+  attested: z.record(z.string(), count).optional(),
 });
 export type InsightsSummary = z.infer<typeof InsightsSummary>;
 
@@ -162,6 +166,8 @@ export function createInsights(options: InsightsOptions = {}): Insights {
   let landed = 0;
   const durations: number[] = [];
   const blocks: BlockRef[] = [];
+  const wouldBlock: Record<string, number> = {};
+  const attested: Record<string, number> = {};
   const writes: WriteRef[] = [];
   /** Per source and session: blocks waiting for a correction, and the write waiting for verification. */
   const openBlocks = new Map<string, BlockRef[]>();
@@ -198,6 +204,8 @@ export function createInsights(options: InsightsOptions = {}): Insights {
         }
       }
     }
+    if (entry.wouldBlock !== undefined) bump(wouldBlock, entry.wouldBlock);
+    if (entry.call.type === 'attest' && entry.decision === 'applied') bump(attested, entry.call.reasonCode);
     if (facts.toolDecision?.decision === 'allowed') toolCalls.allowed += 1;
     if (facts.toolDecision?.decision === 'blocked' || facts.loopBlock) toolCalls.blocked += 1;
     if (facts.finalAnswer?.decision === 'blocked') bump(finalAnswerBlocks, entry.before);
@@ -255,6 +263,9 @@ export function createInsights(options: InsightsOptions = {}): Insights {
         unverified: landed - durations.length,
         timeToVerifyMs: durationStats(durations),
       },
+      // Only when there is something to say, so a report without shadow runs or people reads as before.
+      ...(Object.keys(wouldBlock).length > 0 && { wouldBlock: { ...wouldBlock } }),
+      ...(Object.keys(attested).length > 0 && { attested: { ...attested } }),
     }),
     details: () => ({ blocks, writes }),
   };

@@ -145,16 +145,27 @@ export function metricPointsOf(facts: EntryFacts, toolName: ToolNamer): MetricPo
   const { entry } = facts;
   const tool = facts.tool !== undefined ? toolName(facts.tool) : undefined;
   if (facts.toolDecision) {
+    // Shadow mode: an allowed call that enforcement would have blocked counts as `would_block`.
+    const shadow = entry.wouldBlock;
+    const reasonCode = shadow ?? facts.toolDecision.reasonCode;
     points.push({
       metric: 'decisions',
       value: 1,
       attributes: {
-        [ATTR.decision]: facts.toolDecision.decision,
-        ...(facts.toolDecision.reasonCode !== undefined && { [ATTR.reasonCode]: facts.toolDecision.reasonCode }),
+        [ATTR.decision]: shadow !== undefined ? 'would_block' : facts.toolDecision.decision,
+        ...(reasonCode !== undefined && { [ATTR.reasonCode]: reasonCode }),
         [ATTR.state]: entry.before,
         [ATTR.toolKind]: facts.kind!,
         [ATTR.toolName]: tool!,
       },
+    });
+  }
+  if (entry.call.type === 'attest' && entry.decision === 'applied') {
+    // Human evidence, counted apart from the machine's own decisions on calls.
+    points.push({
+      metric: 'decisions',
+      value: 1,
+      attributes: { [ATTR.decision]: 'attested', [ATTR.reasonCode]: entry.call.reasonCode, [ATTR.state]: entry.before },
     });
   }
   if (facts.finalAnswer?.decision === 'blocked') {

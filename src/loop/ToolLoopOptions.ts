@@ -1,12 +1,17 @@
 import * as z from 'zod/mini';
+import type { CallDescriptor } from '../classifier.js';
+import type { FSMBlockedError } from '../FSMBlockedError.js';
 import type { SafetySession } from '../SafetySession.js';
-import type { ToolKind } from '../toolKind.js';
+import { BlockReasonCode, type ToolKind } from '../toolKind.js';
 import type { ToolCall } from './ToolCall.js';
 
-/** A call of a batch with the kind the classifier gave it. */
-export interface ClassifiedCall extends ToolCall {
+/** A call of a batch with what the classifier said of it (its kind, and its targets, trust and so on). */
+export interface ClassifiedCall extends ToolCall, Omit<CallDescriptor, 'kind'> {
   kind: ToolKind;
 }
+
+/** What a person answered when the loop escalated a block: approve (attest the missing evidence) or deny. */
+export type EscalationAnswer = 'approve' | 'deny' | { decision: 'approve' | 'deny'; by?: string; note?: string };
 
 /** What a loop built without a classifier is told: the fix, in words. */
 const MISSING_CLASSIFIER =
@@ -40,9 +45,19 @@ export const ToolLoopOptions = z.strictObject({
    * every call is a write blocks them all. Build one with `createClassifier(rules)`, or pass a
    * preset such as `pulseClassifier` (see docs/classification.md).
    */
-  classify: z.custom<(toolName: string, args?: unknown) => ToolKind>((v) => typeof v === 'function', {
+  classify: z.custom<(toolName: string, args?: unknown) => ToolKind | CallDescriptor>((v) => typeof v === 'function', {
     message: MISSING_CLASSIFIER,
   }),
+  /**
+   * Block reasons a person may be asked about (`['UNVERIFIED_WRITE', 'TARGET_NOT_VALIDATED']`).
+   * For such a block the loop calls `onEscalate`; an approval attests the missing evidence and
+   * the call is asked again. Default none. Needs `onEscalate`.
+   */
+  escalate: z.optional(z.array(BlockReasonCode)),
+  /** `(block, call) => Promise<'approve' | 'deny'>`: asks a person. Errors and other answers deny. */
+  onEscalate: z.optional(
+    fn<(block: FSMBlockedError, call: ClassifiedCall) => Promise<EscalationAnswer>>('(block, call) => Promise<answer>'),
+  ),
   /** Most calls of a batch running at once. Default 4. */
   concurrency: z._default(z.int().check(z.gte(1)), 4),
   /** `(calls) => boolean`: true runs the batch one call at a time, in the provider's order. Default never. */

@@ -15,6 +15,7 @@ import {
   ErrCodeToolError,
   ErrCodeToolTimeout,
 } from './errorCodes.js';
+import { outcomeOfError } from '../outcomeOfError.js';
 import { settleToolCall } from './settleToolCall.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
@@ -149,7 +150,19 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     maxIdenticalCalls,
     toolTimeoutMs,
     signal,
+    escalate = [],
+    onEscalate,
   } = parsed.data;
+  if (escalate.length > 0 && !onEscalate) {
+    const issues = [
+      {
+        code: 'custom',
+        path: ['options', 'onEscalate'],
+        message: 'escalate names block reasons, so onEscalate is required',
+      },
+    ];
+    throw new ToolLoopError(ErrCodeInvalidOptions, `createToolLoop: ${summary(issues)}`, issues);
+  }
 
   // Per user turn.
   let looked = false;
@@ -191,26 +204,36 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
       }
     });
-    const calls = batch.data.map((call, i) => {
-      let kind: unknown;
+    const calls = batch.data.map((call, i): ClassifiedCall => {
+      let given: unknown;
       try {
-        kind = classify(call.name, call.args);
+        // A rules classifier can describe the call (targets, trust, ...); any other returns a kind or a descriptor.
+        const describe = (classify as { describe?: unknown }).describe;
+        given = typeof describe === 'function' ? describe(call.name, call.args) : classify(call.name, call.args);
       } catch {
-        kind = 'write'; // a classifier that cannot tell fails closed
+        given = 'write'; // a classifier that cannot tell fails closed
       }
+      const descriptor =
+        typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : { kind: given };
+      const kind = descriptor.kind;
       if (!(TOOL_KINDS as readonly unknown[]).includes(kind)) {
-        const message = `the classifier returned ${shown(kind)}, expected one of ${TOOL_KINDS.join(', ')}`;
+        const message = `the classifier returned ${shown(given)}, expected one of ${TOOL_KINDS.join(', ')} or { kind, targets? }`;
         throw new ToolLoopError(ErrCodeInvalidClassification, `runBatch: calls[${i}] (${call.name}): ${message}`, [
           { code: 'custom', path: ['calls', i], message },
         ]);
       }
-      return { ...call, kind: kind as ToolKind };
+      const out: ClassifiedCall = { ...call, kind: kind as ToolKind };
+      if (Array.isArray(descriptor.targets)) out.targets = [...(descriptor.targets as string[])];
+      if (descriptor.stateOnly === true) out.stateOnly = true;
+      if (descriptor.trust === 'untrusted') out.trust = 'untrusted';
+      if (descriptor.selfVerifying === true) out.selfVerifying = true;
+      return out;
     });
     return { calls, keys };
   }
 
-  /** Phase 1 for one call: the loop's own gates, then the session's. Returns the block, or null if admitted. */
-  function admit(call: ClassifiedCall, key: string): ToolOutcomeError | null {
+  /** Phase 1 for one call: the loop's own gates, then the session's, and a person for an escalated block. */
+  async function admit(call: ClassifiedCall, key: string): Promise<ToolOutcomeError | null> {
     const count = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, count);
     const isQuestion = call.kind === 'user_input';
@@ -244,8 +267,39 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       });
       return blocked.toJSON();
     }
-    const blocked = session.beginToolCall({ id: call.id, kind: call.kind, tool: call.name });
+    const start = {
+      id: call.id,
+      kind: call.kind,
+      tool: call.name,
+      ...(call.targets && { targets: call.targets }),
+      ...(call.stateOnly && { stateOnly: true }),
+      ...(call.trust && { trust: call.trust }),
+    };
+    let blocked = session.beginToolCall(start);
+    if (blocked && onEscalate && escalate.includes(blocked.reasonCode)) {
+      // A person may supply the missing evidence; the machine then decides the call again.
+      const answer = await ask(blocked, call);
+      if (answer && session.attest(blocked, answer)) blocked = session.beginToolCall(start);
+    }
     return blocked ? blocked.toJSON() : null;
+  }
+
+  /** Asks `onEscalate`; an approval as the attestation to record, anything else (a throw included) a denial. */
+  async function ask(block: FSMBlockedError, call: ClassifiedCall): Promise<{ by: string; note?: string } | null> {
+    try {
+      const answer: unknown = await onEscalate!(block, call);
+      if (answer === 'approve') return { by: 'onEscalate' };
+      if (typeof answer === 'object' && answer !== null && (answer as { decision?: unknown }).decision === 'approve') {
+        const { by, note } = answer as { by?: unknown; note?: unknown };
+        return {
+          by: typeof by === 'string' && by !== '' ? by : 'onEscalate',
+          ...(typeof note === 'string' && { note }),
+        };
+      }
+    } catch {
+      // a failed question is a denial
+    }
+    return null;
   }
 
   /** Phase 2 for one admitted call. Never rejects: a failure is a settled value with a code. */
@@ -299,7 +353,8 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       }
       result.then(
         (value) => finish({ ok: true, value }),
-        (e: unknown) => finish({ ok: false, error: failed(call, e) }),
+        (e: unknown) =>
+          finish({ ok: false, error: failed(call, e), ...(outcomeOfError(e) === 'unknown' && { unknown: true }) }),
       );
     });
   }
@@ -321,14 +376,20 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     running = true;
     const begun = new Set<string>();
     try {
-      // Phase 1: admit in the provider's order.
-      const blocks = calls.map((call, i) => {
-        if (signal?.aborted) return { status: 'error' as const, error: aborted(call, false, signal.reason) };
-        const block = admit(call, keys[i]!);
-        if (block) return { status: 'blocked' as const, error: block };
-        begun.add(call.id);
-        return null;
-      });
+      // Phase 1: admit in the provider's order (one at a time: an escalation waits for its answer).
+      const blocks: ({ status: 'error' | 'blocked'; error: ToolOutcomeError } | null)[] = [];
+      for (const [i, call] of calls.entries()) {
+        if (signal?.aborted) {
+          blocks.push({ status: 'error', error: aborted(call, false, signal.reason) });
+          continue;
+        }
+        const block = await admit(call, keys[i]!);
+        if (block) blocks.push({ status: 'blocked', error: block });
+        else {
+          begun.add(call.id);
+          blocks.push(null);
+        }
+      }
 
       // Phase 2: run the admitted calls.
       const limiter = createLimiter(inOrder ? 1 : concurrency);
@@ -342,12 +403,12 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       return calls.map((call, i): ToolOutcome => {
         const base = { id: call.id, name: call.name, kind: call.kind };
         const block = blocks[i];
-        if (block) return { ...base, ...block };
+        if (block) return { ...base, ...block } as ToolOutcome;
         const result = settled[i]!;
         // Ends the call and, once the evidence is in, completes the verification (one rule with the SDK adapters).
         settleToolCall(
           session,
-          call,
+          { id: call.id, kind: call.kind, args: call.args, ...(call.selfVerifying && { selfVerifying: true }) },
           result.ok ? { ok: true, value: result.value } : { ok: false, ...(result.unknown && { unknown: true }) },
         );
         begun.delete(call.id);

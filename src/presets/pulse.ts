@@ -1,4 +1,4 @@
-import { createClassifier, type ClassifierRules, type ToolClassifier } from '../classifier.js';
+import { createClassifier, type ClassifierRules, type RulesClassifier } from '../classifier.js';
 
 /*
  * The reference product's tool table, as declarative rules. Where the table
@@ -56,7 +56,7 @@ export const pulseRules = {
       missing: 'read',
     },
     // Always write, `read` included: reads go through pulse_read.
-    pulse_file_edit: 'write',
+    pulse_file_edit: { kind: 'write', selfVerifying: true },
     pulse_knowledge: {
       arg: 'action',
       values: { remember: 'write', note: 'write', save: 'write' },
@@ -64,14 +64,17 @@ export const pulseRules = {
       missing: 'read',
     },
 
-    pulse_control: 'write',
+    // The reference's control tools read the result back themselves and say so in
+    // `{ verification: { ok } }`: the only tools here whose own result may verify them.
+    pulse_control: { kind: 'write', selfVerifying: true },
     pulse_run_command: 'write',
-    pulse_control_guest: 'write',
-    pulse_control_docker: 'write',
+    pulse_control_guest: { kind: 'write', selfVerifying: true },
+    pulse_control_docker: { kind: 'write', selfVerifying: true },
     run_command: 'write',
     set_resource_url: 'write',
-    patrol_report_finding: 'write',
-    patrol_resolve_finding: 'write',
+    // State-only: they write the agent's own findings, not the infrastructure.
+    patrol_report_finding: { kind: 'write', stateOnly: true },
+    patrol_resolve_finding: { kind: 'write', stateOnly: true },
   },
 } as const satisfies ClassifierRules;
 
@@ -83,4 +86,4 @@ export const pulseRules = {
  * pulseClassifier('pulse_alerts', { action: 'dismiss' }); // 'write'
  * pulseClassifier('pulse_kubernetes', { type: 'pods' });  // 'read'
  */
-export const pulseClassifier: ToolClassifier = createClassifier(pulseRules);
+export const pulseClassifier: RulesClassifier = createClassifier(pulseRules);

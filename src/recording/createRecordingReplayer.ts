@@ -11,7 +11,7 @@ export interface Divergence {
   index: number;
   session: string;
   seq: number;
-  field: 'decision' | 'reasonCode' | 'before' | 'after' | 'result' | 'context' | 'error';
+  field: 'decision' | 'reasonCode' | 'wouldBlock' | 'before' | 'after' | 'result' | 'context' | 'error';
   recorded: unknown;
   actual: unknown;
 }
@@ -224,6 +224,7 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     if (outcome.decision !== entry.decision) diverge(entry, 'decision', entry.decision, outcome.decision);
     if (outcome.reasonCode !== entry.reasonCode) diverge(entry, 'reasonCode', entry.reasonCode, outcome.reasonCode);
     if (outcome.result !== entry.result) diverge(entry, 'result', entry.result, outcome.result);
+    if (outcome.wouldBlock !== entry.wouldBlock) diverge(entry, 'wouldBlock', entry.wouldBlock, outcome.wouldBlock);
     if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
     if (!contextMatches(session.context, entry.context))
       diverge(entry, 'context', entry.context, summariseContext(session.context));

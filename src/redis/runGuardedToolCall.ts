@@ -1,4 +1,6 @@
-import type { FSMBlockedError, ToolCallStart } from '../index.js';
+import type { FSMBlockedError, ToolCallEnd, ToolCallStart } from '../index.js';
+import { finishToolCall } from '../loop/finishToolCall.js';
+import { outcomeOfError } from '../outcomeOfError.js';
 import type { RedisSessionStore } from './createRedisSessionStore.js';
 
 /** What {@link runGuardedToolCall} did with the call. */
@@ -17,6 +19,10 @@ export interface GuardedToolCallOptions<T> {
  * when the end verified a write). What a tool loop, an MCP gateway's
  * `tools/call` or an SDK tool's `execute` does per call when its sessions
  * live in Redis.
+ *
+ * A tool that throws a `TimeoutError` or `AbortError` (or anything that is not an ordinary
+ * `Error`) ends with an unknown outcome: a write so ended may have acted, so the session
+ * needs verification before the next write. An ordinary error is a reported failure.
  *
  * Rejects, without running the tool, when the decision could not be saved
  * (treat that as a block). Rejects after the tool ran when its end could not
@@ -44,11 +50,24 @@ export async function runGuardedToolCall<T>(
   } catch (error) {
     outcome = { status: 'error', error };
   }
-  const ok = outcome.status === 'ok';
-  const verified = outcome.status === 'ok' && call.kind === 'write' && options.verified?.(outcome.result) === true;
-  await store.withSession(sessionId, (s) => {
-    s.endToolCall(verified ? { id: call.id, ok, verified } : { id: call.id, ok });
-    if (ok && s.state === 'VERIFYING' && s.readAfterWrite) s.completeVerification();
-  });
+  // One settle rule with the tool loop and the adapters: a timeout, an abort or an unclassifiable
+  // throw is an unknown outcome (a write so ended must be verified); a reported failure is a failure.
+  let end: ToolCallEnd;
+  if (outcome.status === 'ok') {
+    const result = outcome.result;
+    let verified = false;
+    try {
+      verified = call.kind === 'write' && options.verified?.(result) === true;
+    } catch {
+      verified = false; // a judge that throws verifies nothing
+    }
+    end = verified ? { id: call.id, ok: true, verified } : { id: call.id, ok: true };
+  } else {
+    end =
+      outcomeOfError(outcome.error) === 'unknown'
+        ? { id: call.id, ok: false, unknown: true }
+        : { id: call.id, ok: false };
+  }
+  await store.withSession(sessionId, (s) => finishToolCall(s, end));
   return outcome;
 }

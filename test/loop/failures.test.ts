@@ -41,7 +41,7 @@ describe('failed calls', () => {
     ]);
     await flush();
     tools.reject('r1', Object.assign(new Error('no such VM: nope'), { code: 'resource_not_found' }));
-    tools.reject('w', 'connection reset');
+    tools.reject('w', new Error('connection reset'));
     tools.resolve('r2', 'running');
     const outcomes = await batch;
     expect(outcomes).toEqual([

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type UIEvent } from 'react';
 import type { RecordingEntry } from 'assistant-safety';
 import type { Divergence } from 'assistant-safety';
 import { useElementHeight } from '../hooks/useElementHeight.js';
-import { formatTime, kindOf, toolOf } from '../model/format.js';
+import { decisionOf, formatTime, kindOf, toolOf } from '../model/format.js';
 
 /** Height of one row, in pixels: fixed, which is what makes the list cheap to virtualise. */
 export const ROW_HEIGHT = 24;
@@ -52,7 +52,7 @@ export function Timeline({ entries, version, cursor, onSelect, divergencesAt, sh
         aria-selected={i === cursor}
         data-testid="timeline-row"
         data-index={i}
-        className={`timeline-row decision-${e.decision}${i === cursor ? ' current' : ''}${divergences.length ? ' diverged' : ''}`}
+        className={`timeline-row decision-${e.decision}${e.call.type === 'attest' ? ' human-evidence' : ''}${e.wouldBlock ? ' would-block' : ''}${i === cursor ? ' current' : ''}${divergences.length ? ' diverged' : ''}`}
         style={{ top: i * ROW_HEIGHT, height: ROW_HEIGHT }}
         onClick={() => onSelect(i)}
       >
@@ -67,7 +67,7 @@ export function Timeline({ entries, version, cursor, onSelect, divergencesAt, sh
         <span className="col-tool" title={toolOf(e)}>
           {toolOf(e)}
         </span>
-        <span className={`col-decision decision-${e.decision}`}>{e.reasonCode ?? e.decision}</span>
+        <span className={`col-decision decision-${e.decision}`}>{decisionOf(e)}</span>
         <span className="col-after">{e.after}</span>
         {divergences.length > 0 && (
           <span

@@ -28,11 +28,24 @@ export function toolOf(entry: RecordingEntry): string {
   const call = entry.call;
   if ('tool' in call) return call.tool;
   if (call.type === 'endToolCall') return `#${call.id}${call.ok ? '' : ' failed'}${call.verified ? ' verified' : ''}`;
+  // Human evidence names the person, so it never reads like a tool's.
+  if (call.type === 'attest') return `by ${call.by}${call.note ? `: ${call.note}` : ''}`;
   return '';
 }
 
 /** The kind of a call (`beginToolCall write`), for the timeline. */
 export function kindOf(entry: RecordingEntry): string {
   const call = entry.call;
+  if (call.type === 'attest') return `attest ${call.evidence}`;
   return 'kind' in call ? `${call.type} ${call.kind}` : call.type;
+}
+
+/**
+ * What the timeline's decision column says: the block's reason, a shadow run's would-be block,
+ * a person's attestation, or the plain decision.
+ */
+export function decisionOf(entry: RecordingEntry): string {
+  if (entry.wouldBlock !== undefined) return `would block: ${entry.wouldBlock}`;
+  if (entry.call.type === 'attest') return entry.decision === 'applied' ? 'attested' : 'not attestable';
+  return entry.reasonCode ?? entry.decision;
 }
