@@ -30,7 +30,7 @@ export const pathsCommand: Command = {
 
 Generates path plans from the machine graph (default machine: the shipped
 machines/assistant-safety.json) and writes them to stdout, or to
-DIR/paths-<strategy>.<json|md|xml> with --out.
+DIR/paths-<strategy>.<json|md|html|xml> with --out.
 
   --strategy shortest  a shortest path to every configuration, plus one through
                        each transition or guard outcome those miss (default)
@@ -42,7 +42,7 @@ DIR/paths-<strategy>.<json|md|xml> with --out.
                        whose paths are drawn when opened); junit (a test plan:
                        one testcase a path)
   --skip-mutants       md and html: leave out the mutation score (the mutants
-                       take about 20 s)
+                       add about 5 s of CPU time, measured: 4.2 to 4.9 s)
 
 Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
   async run(argv, io) {

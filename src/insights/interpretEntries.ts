@@ -99,6 +99,12 @@ export interface EntryInterpreter {
    * verification (to take off a gauge). Clears the list.
    */
   evicted(): { calls: OpenCall[]; unverifiedWrites: number };
+  /**
+   * Forgets a session that ended (its agent is gone): what it left open, as
+   * {@link evicted} says it for a forgotten session. If entries of it come
+   * again, it is tracked afresh (a write still waiting counts again).
+   */
+  end(session: string, source?: string): { calls: OpenCall[]; unverifiedWrites: number };
   /** Sessions tracked now. */
   readonly size: number;
 }
@@ -141,8 +147,10 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
     return track;
   }
 
+  const keyOf = (session: string, source: string) => (source === '' ? session : `${source}\u0000${session}`);
+
   function observe(entry: RecordingEntry, source = ''): EntryFacts {
-    const track = trackOf(source === '' ? entry.session : `${source}\u0000${entry.session}`);
+    const track = trackOf(keyOf(entry.session, source));
     const { call } = entry;
     const facts: EntryFacts = { entry, dropped: NO_CALLS, succeeded: false, corrected: NO_BLOCKS };
     const decided = entry.decision === 'allowed' || entry.decision === 'blocked' ? entry.decision : undefined;
@@ -250,6 +258,13 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
       evictedCalls = [];
       evictedWrites = 0;
       return out;
+    },
+    end(session, source = '') {
+      const key = keyOf(session, source);
+      const gone = sessions.get(key);
+      if (!gone) return { calls: [], unverifiedWrites: 0 };
+      sessions.delete(key);
+      return { calls: [...gone.calls.values()], unverifiedWrites: gone.pending ? 1 : 0 };
     },
     get size() {
       return sessions.size;

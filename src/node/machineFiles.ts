@@ -28,8 +28,16 @@ import { formatJson } from '../editor/formatJson.js';
  * symlinks are not followed, folders are not machines.
  */
 
-/** Machine names are file names without `.json`: letters, digits, `.`, `_`, `-`, no paths. */
-export const MACHINE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+/**
+ * Machine names are file names without `.json`: letters, digits, `_`, `-`, no paths, at most 100
+ * characters (the longest file a save writes, `NAME.layout.json.tmp-…`, stays far under the 255
+ * bytes a file name may have).
+ */
+export const MACHINE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+/** How a refused machine name is quoted in a message: never more than 40 characters of it. */
+export const quoteName = (name: string) =>
+  name.length > 40 ? `${JSON.stringify(name.slice(0, 40))}… (${name.length} characters)` : JSON.stringify(name);
 
 /**
  * The version of a file's content: what a save must match to overwrite it.
@@ -60,7 +68,7 @@ function checkName(name: string) {
   if (!MACHINE_NAME.test(name)) {
     throw new MachineFileError(
       'INVALID_NAME',
-      `invalid machine name ${JSON.stringify(name)}: letters, digits, _ and - only`,
+      `invalid machine name ${quoteName(name)}: letters, digits, _ and - only, at most 100 characters`,
     );
   }
 }
@@ -100,20 +108,35 @@ function readIfExists(path: string): string | undefined {
 const notRegular = (path: string) =>
   new MachineFileError('NOT_FOUND', `${basename(path)} is not a regular file (symlinks and folders are not machines)`);
 
-/** The first `__proto__` key in a JSON value, as a path, or undefined: such a key would skip validation. */
+/**
+ * The first `__proto__` key in a JSON value (depth first, in key order), as a path, or undefined:
+ * such a key would skip validation. Iterative: a value nested a million levels deep is walked,
+ * not a stack overflow.
+ */
 export function findProtoKey(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findProtoKey(value[i], [...path, i]);
-      if (found) return found;
-    }
-    return undefined;
+  interface Frame {
+    value: unknown;
+    key: string | number | undefined;
+    parent: Frame | undefined;
   }
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') return [...path, key];
-    const found = findProtoKey((value as Record<string, unknown>)[key], [...path, key]);
-    if (found) return found;
+  const pathOf = (frame: Frame, last: string | number) => {
+    const out: (string | number)[] = [last];
+    for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) out.push(f.key!);
+    return [...path, ...out.reverse()];
+  };
+  const stack: Frame[] = [{ value, key: undefined, parent: undefined }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const v = frame.value;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: frame });
+      continue;
+    }
+    const keys = Object.keys(v);
+    if (keys.includes('__proto__')) return pathOf(frame, '__proto__');
+    for (let i = keys.length - 1; i >= 0; i--)
+      stack.push({ value: (v as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: frame });
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import {
   contentVersion,
   formatMachineJson,
   MACHINE_NAME,
+  quoteName,
   MachineFileError,
   type SaveMachineRequest,
 } from './machineFiles.js';
@@ -24,7 +25,10 @@ const readIfExists = (path: string) => (existsSync(path) ? readFileSync(path, 'u
  */
 export async function previewMachineSave(dir: string, request: SaveMachineRequest): Promise<SavePreviewResponse> {
   if (!MACHINE_NAME.test(request.name)) {
-    throw new MachineFileError('INVALID_NAME', `invalid machine name ${JSON.stringify(request.name)}`);
+    throw new MachineFileError(
+      'INVALID_NAME',
+      `invalid machine name ${quoteName(request.name)}: letters, digits, _ and - only, at most 100 characters`,
+    );
   }
   const parsed = safeParseMachineDefinition(request.definition);
   if (!parsed.success) throw new MachineFileError('INVALID_MACHINE', parsed.error.message, parsed.error.issues);

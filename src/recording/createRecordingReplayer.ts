@@ -114,8 +114,22 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
   const maxLive = Math.max(1, options.maxLiveSessions ?? 1000);
   /** Running sessions, least recently replayed first. */
   const live = new Map<string, SafetySession>();
-  /** Sessions parked beyond maxLive: their persisted JSON. */
+  /** Sessions parked beyond maxLive: their persisted JSON without the id. */
   const parked = new Map<string, string>();
+  /**
+   * The snapshots parked lately, each text once: sessions parked in the same state (every
+   * session of a file of one-line sessions) share one string instead of holding a copy each.
+   */
+  const recent = new Map<string, string>();
+  const snapshotOf = (session: SafetySession): string => {
+    const { id: _id, ...rest } = session.persist();
+    const text = JSON.stringify(rest);
+    const shared = recent.get(text);
+    if (shared !== undefined) return shared;
+    recent.set(text, text);
+    if (recent.size > 64) recent.delete(recent.keys().next().value!);
+    return text;
+  };
   /** Every session seen, in order of appearance, with its state when parked. */
   const seen = new Map<string, SessionState>();
   let lastId: string | undefined;
@@ -142,9 +156,20 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     while (live.size > maxLive) {
       const [oldId, old] = live.entries().next().value!;
       live.delete(oldId);
-      parked.set(oldId, JSON.stringify(old.persist()));
+      parked.set(oldId, snapshotOf(old));
       seen.set(oldId, old.state);
     }
+  };
+  /**
+   * Parks a session just created or restored at once: most recordings continue it at the next
+   * entry (one restore), and a file of many short sessions then never holds a thousand running
+   * sessions that survive long enough to fill the old generation with garbage.
+   */
+  const park = (id: string, session: SafetySession) => {
+    live.delete(id);
+    parked.set(id, snapshotOf(session));
+    seen.set(id, session.state);
+    if (lastId === id) lastId = undefined;
   };
   /** The running session of `id`: live, or restored from where it was parked. */
   const find = (id: string): SafetySession | undefined => {
@@ -155,7 +180,7 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     }
     const snapshot = parked.get(id);
     if (snapshot === undefined) return undefined;
-    const session = restoreSafetySession(JSON.parse(snapshot), sessionOptions(id));
+    const session = restoreSafetySession({ ...(JSON.parse(snapshot) as object), id }, sessionOptions(id));
     keepLive(id, session);
     return session;
   };
@@ -178,6 +203,7 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
       keepLive(entry.session, session);
       last = session;
       if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
+      park(entry.session, session);
       return;
     }
     let session = find(entry.session);

@@ -14,6 +14,9 @@ import {
 import {
   AsyncSessionFunctionError,
   SessionConflictError,
+  SessionKeyTypeError,
+  SessionLostError,
+  type SessionLossKind,
   SessionStoreClosedError,
   SessionStoreUnavailableError,
 } from './errors.js';
@@ -22,12 +25,13 @@ import {
   DEFAULT_IDLE_TTL_MS,
   DEFAULT_KEY_PREFIX,
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_KNOWN_SESSIONS,
   DEFAULT_STREAM_MAX_LEN,
   DEFAULT_TIMEOUT_MS,
   parseStoreOptions,
   type RedisSessionStoreOptions,
 } from './options.js';
-import { SAVE_SCRIPT, SAVE_SCRIPT_SHA } from './scripts.js';
+import { DELETE_SCRIPT, DELETE_SCRIPT_SHA, SAVE_SCRIPT, SAVE_SCRIPT_SHA } from './scripts.js';
 import { readStreamRecords, type StreamRecord } from './streamRecords.js';
 
 /** A saved session as the store holds it. */
@@ -64,15 +68,19 @@ export interface RedisSessionStoreStats {
   unavailable: number;
   /** Calls that rejected after `maxAttempts` conflicts. */
   gaveUp: number;
+  /** Calls that rejected with `SESSION_LOST`. */
+  lost: number;
 }
 
 /** Sessions shared by any number of processes through Redis. See {@link createRedisSessionStore}. */
 export interface RedisSessionStore {
   /**
-   * Loads the session (a new one if the id is unknown), runs `fn` on it
+   * Loads the session (a new one if the id is unknown or was deleted), runs `fn` on it
    * synchronously and saves it only if nobody saved it in between; on a
    * conflict it reloads and runs `fn` again (bounded, with jittered backoff).
-   * Resolves to `fn`'s value once the save is confirmed; rejects otherwise.
+   * Resolves to `fn`'s value once the save is confirmed; rejects otherwise,
+   * and with `SESSION_LOST` when a session this store saved is no longer in
+   * Redis as it left it (see `lostSessions`).
    */
   withSession<T>(id: string, fn: (session: SafetySession) => T): Promise<T>;
   /** The session as saved, or undefined. */
@@ -81,12 +89,22 @@ export interface RedisSessionStore {
   list(options?: { limit?: number }): Promise<StoredSessionSummary[]>;
   /** A session's recording stream, oldest first (streams on). */
   readRecording(id: string, options?: { after?: string; count?: number }): Promise<StreamRecord[]>;
-  /** Deletes the session and its stream. */
+  /** Deletes the session and its stream, leaving a tombstone for the idle TTL: the next `withSession` on it, in any store, starts afresh. */
   delete(id: string): Promise<void>;
   /** Counters since the store was created. */
   stats(): RedisSessionStoreStats;
   /** Waits for calls in progress to settle (each is bounded by `timeoutMs`), then disconnects. */
   close(): Promise<void>;
+}
+
+/** What this store last saved of a session: how it tells a lost session from a new one. */
+interface Known {
+  /** The session's generation (its first rev): another one means another session under the same id. */
+  gen: string;
+  /** The version this store saved. */
+  v: number;
+  /** Until when (performance.now() ms) the session cannot have expired by its idle TTL. */
+  until: number;
 }
 
 interface Attempt<T> {
@@ -148,6 +166,15 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     }
   };
   const sessionOptions: SafetySessionOptions = { ...options.session };
+  const rejectLost = (options.lostSessions ?? 'reject') === 'reject';
+  const maxKnown = options.maxKnownSessions ?? DEFAULT_MAX_KNOWN_SESSIONS;
+  /** Sessions this store saved, least recently saved first (a bounded LRU). */
+  const known = new Map<string, Known>();
+  const remember = (id: string, k: Known) => {
+    known.delete(id);
+    known.set(id, k);
+    if (known.size > maxKnown) known.delete(known.keys().next().value!);
+  };
 
   const client = new Redis(options.url, {
     commandTimeout: commandTimeoutMs,
@@ -163,7 +190,14 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
   });
   client.on('error', (e: Error) => options.onError?.(e));
 
-  const counters: RedisSessionStoreStats = { saved: 0, conflicts: 0, attempts: 0, unavailable: 0, gaveUp: 0 };
+  const counters: RedisSessionStoreStats = {
+    saved: 0,
+    conflicts: 0,
+    attempts: 0,
+    unavailable: 0,
+    gaveUp: 0,
+    lost: 0,
+  };
   const pending = new Set<Promise<unknown>>();
   /**
    * Per session id, the tail of this process's calls: calls on one session from one process
@@ -221,18 +255,70 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     try {
       return await run();
     } catch (e) {
+      if (e instanceof SessionKeyTypeError) throw e;
       throw unavailable(id, what, e);
     }
   };
 
-  const save = async (keys: [string, string], args: (string | number)[]): Promise<[number, string | number]> => {
+  const script = async <R>(
+    sha: string,
+    source: string,
+    keys: [string, string],
+    args: (string | number)[],
+  ): Promise<R> => {
     try {
-      return (await client.evalsha(SAVE_SCRIPT_SHA, 2, ...keys, ...args)) as [number, string | number];
+      return (await client.evalsha(sha, 2, ...keys, ...args)) as R;
     } catch (e) {
       if (!(e instanceof Error) || !e.message.startsWith('NOSCRIPT')) throw e;
       // The server restarted or flushed its scripts: send the script itself (it is cached again).
-      return (await client.eval(SAVE_SCRIPT, 2, ...keys, ...args)) as [number, string | number];
+      return (await client.eval(source, 2, ...keys, ...args)) as R;
     }
+  };
+  type ScriptReply = [number, string | number, string?, string?];
+  const save = (keys: [string, string], args: (string | number)[]) =>
+    script<ScriptReply>(SAVE_SCRIPT_SHA, SAVE_SCRIPT, keys, args);
+  const wrongType = (id: string, reply: ScriptReply) =>
+    new SessionKeyTypeError(id, String(reply[1]), String(reply[2]), String(reply[3]));
+
+  /** Loads a session's fields; a key of another type is WRONG_KEY_TYPE, not an outage. */
+  const load = async (id: string, sk: string, deadline: number) => {
+    try {
+      return await command(id, 'could not load the session', deadline, () =>
+        client.hmget(sk, 'rev', 'v', 'seq', 'data', 'gen', 'born'),
+      );
+    } catch (e) {
+      if (!(e instanceof SessionStoreUnavailableError) || !/WRONGTYPE/.test(e.message)) throw e;
+      const found = await command(id, 'could not load the session', deadline, () => client.type(sk));
+      throw new SessionKeyTypeError(id, sk, found, 'hash');
+    }
+  };
+
+  /** Why a session this store saved counts as lost at this load, or undefined when it does not. */
+  const lossAt = (
+    id: string,
+    rev: string | null,
+    v: string | null,
+    data: string | null,
+    gen: string | null,
+    born: string | null,
+  ): SessionLossKind | undefined => {
+    const k = known.get(id);
+    if (k === undefined) return undefined;
+    if (performance.now() >= k.until) {
+      known.delete(id); // it may have expired, as documented: a fresh session is expected
+      return undefined;
+    }
+    if (data == null) {
+      if (rev == null) return 'gone';
+      known.delete(id); // a tombstone: deleted, by this store or another
+      return undefined;
+    }
+    if ((gen ?? '') === k.gen) return Number(v ?? 0) < k.v ? 'older' : undefined;
+    if (born === 'delete') {
+      known.delete(id); // deleted and created again since
+      return undefined;
+    }
+    return 'replaced';
   };
 
   const attempt = async <T>(
@@ -242,11 +328,11 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     timedOut: () => boolean,
   ): Promise<Attempt<T>> => {
     const sk = sessionKey(prefix, id);
-    const [rev, , seq, data] = await command(id, 'could not load the session', deadline, () =>
-      client.hmget(sk, 'rev', 'v', 'seq', 'data'),
-    );
+    const [rev = null, v = null, seq = null, data = null, gen = null, born = null] = await load(id, sk, deadline);
     // The caller was already told no: neither decide nor save now.
     if (timedOut()) throw unavailable(id, 'the load came back after the deadline');
+    const loss = rejectLost ? lossAt(id, rev, v, data, gen, born) : undefined;
+    if (loss !== undefined) throw new SessionLostError(id, loss, known.get(id)!.v);
     const buffer: RecordingEntry[] = [];
     const sessionRecorder = wantEntries ? { record: (e: RecordingEntry) => void buffer.push(e) } : undefined;
     const opts: SafetySessionOptions = { ...sessionOptions, id, ...(sessionRecorder && { recorder: sessionRecorder }) };
@@ -291,11 +377,15 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
       streamMaxLen > 0 ? entries.length : 0,
       ...(streamMaxLen > 0 ? entries.map((e) => JSON.stringify(e)) : []),
     ];
-    const [ok, current] = await command(id, 'could not confirm the save', deadline, () =>
+    const until = performance.now() + idleTtlMs;
+    const reply = await command(id, 'could not confirm the save', deadline, () =>
       save([sk, streamKey(prefix, id)], args),
     );
+    const [ok, current] = reply;
+    if (ok === 3) throw wrongType(id, reply);
+    if (ok === 1) remember(id, { gen: String(reply[2] ?? ''), v: Number(current), until });
     // `current === newRev`: this very save landed (a reply seen twice); anything else is someone else's.
-    if (ok !== 1 && current !== newRev) return { saved: false };
+    else if (current !== newRev) return { saved: false };
     return {
       saved: true,
       value,
@@ -383,6 +473,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
             clearTimeout(timer);
             if (late) return;
             if (error instanceof SessionStoreUnavailableError) counters.unavailable++;
+            if (error instanceof SessionLostError) counters.lost++;
             reject(error);
           },
         );
@@ -493,7 +584,15 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         return Promise.reject(e);
       }
       return simple(id, 'could not delete the session', async () => {
-        await client.del(sessionKey(prefix, id), streamKey(prefix, id));
+        const tombstone = randomBytes(12).toString('base64url');
+        const reply = await script<ScriptReply>(
+          DELETE_SCRIPT_SHA,
+          DELETE_SCRIPT,
+          [sessionKey(prefix, id), streamKey(prefix, id)],
+          [tombstone, idleTtlMs],
+        );
+        if (reply[0] === 3) throw wrongType(id, reply);
+        known.delete(id);
       });
     },
 

@@ -50,3 +50,48 @@ export class AsyncSessionFunctionError extends TypeError {
     this.name = 'AsyncSessionFunctionError';
   }
 }
+
+/** Why a session counts as lost (see {@link SessionLostError}). */
+export type SessionLossKind = 'gone' | 'older' | 'replaced';
+
+/**
+ * A session this store saved is no longer in Redis as it left it, before its idle expiry and
+ * without a delete: Redis restarted without persistence, was flushed, evicted the key, or came
+ * back with an older copy. Nothing was decided or saved. Whatever the session held (a write in
+ * flight or unverified) is unknown: check what its tools act on, then `delete(id)` to start afresh.
+ */
+export class SessionLostError extends Error {
+  readonly code = 'SESSION_LOST' as const;
+  constructor(
+    readonly sessionId: string,
+    readonly kind: SessionLossKind,
+    readonly lastVersion: number,
+  ) {
+    const what =
+      kind === 'gone'
+        ? 'is gone from Redis'
+        : kind === 'older'
+          ? 'came back from Redis at an older version'
+          : 'was replaced in Redis by a new session that did not follow a delete';
+    super(
+      `session ${JSON.stringify(sessionId)}: saved by this store at version ${lastVersion}, it ${what} before its idle expiry (Redis restarted without persistence, was flushed, evicted the key, or restored an older copy). Nothing was decided or saved. Its state (a write in flight or unverified) is lost: check what its tools act on, then call delete(${JSON.stringify(sessionId)}) to start a fresh session.`,
+    );
+    this.name = 'SessionLostError';
+  }
+}
+
+/** A session's key holds another Redis type (another program's data under the prefix): refused, nothing written. */
+export class SessionKeyTypeError extends Error {
+  readonly code = 'WRONG_KEY_TYPE' as const;
+  constructor(
+    readonly sessionId: string,
+    readonly key: string,
+    readonly found: string,
+    readonly expected: string,
+  ) {
+    super(
+      `session ${JSON.stringify(sessionId)}: key ${JSON.stringify(key)} holds a ${found}, not a ${expected}; nothing was saved (use another keyPrefix, or remove the key)`,
+    );
+    this.name = 'SessionKeyTypeError';
+  }
+}

@@ -18,7 +18,10 @@ export {
   SessionConflictError,
   SessionStoreClosedError,
   AsyncSessionFunctionError,
+  SessionLostError,
+  SessionKeyTypeError,
 } from './errors.js';
+export type { SessionLossKind } from './errors.js';
 export { runGuardedToolCall } from './runGuardedToolCall.js';
 export type { GuardedToolCallResult, GuardedToolCallOptions } from './runGuardedToolCall.js';
 export { StreamRecordError } from './streamRecords.js';

@@ -48,6 +48,15 @@ export const RedisSessionStoreOptions = z.strictObject({
   streams: z.union([z.boolean(), RedisStreamOptions]).optional(),
   /** This process's name in stream entries. Default `host:pid`. */
   worker: z.string().min(1).max(200).optional(),
+  /**
+   * What a `withSession` does with a session this store saved that is no longer in Redis as it
+   * left it (gone, older, or replaced without a delete) before its idle expiry: `'reject'` (the
+   * default) rejects with `SESSION_LOST`; `'fresh'` starts a new session, forgetting what the
+   * lost one held.
+   */
+  lostSessions: z.enum(['reject', 'fresh']).optional(),
+  /** Sessions this store remembers having saved (id, generation, version), oldest forgotten first. Default 100,000. */
+  maxKnownSessions: positiveInt.optional(),
   /** Settings of the sessions the store creates and restores. */
   session: StoreSessionOptions.optional(),
   /** Receives the recording entries of every confirmed save, in order (never those of a discarded attempt). */
@@ -67,6 +76,7 @@ export const DEFAULT_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_TIMEOUT_MS = 2000;
 export const DEFAULT_MAX_ATTEMPTS = 16;
 export const DEFAULT_STREAM_MAX_LEN = 10_000;
+export const DEFAULT_MAX_KNOWN_SESSIONS = 100_000;
 
 /** Validated options, or a TypeError naming the bad field. */
 export function parseStoreOptions(input: unknown): RedisSessionStoreOptions {

@@ -139,7 +139,12 @@ export class LiveHub {
     this.peers.set(ws, { role: 'unknown' });
     ws.on('message', (data, isBinary) => this.onMessage(ws, isBinary ? '' : String(data)));
     ws.on('close', () => this.onClose(ws));
-    ws.on('error', () => ws.terminate());
+    ws.on('error', () => {
+      // A protocol error (a message over maxPayload: 1009) has already sent its close frame and
+      // will end the connection cleanly; cutting it now would reset it and lose that frame (1006).
+      if (ws.readyState === ws.CLOSING) setTimeout(() => ws.terminate(), 5000).unref();
+      else ws.terminate();
+    });
   }
 
   /** The sessions as the app lists them, oldest first. */

@@ -3,8 +3,8 @@
  * the app, recordings, machine files and the live hub, on 127.0.0.1 behind a
  * session token.
  */
-export { startServer } from './startServer.js';
-export type { ServerOptions, RunningServer } from './startServer.js';
+export { startServer, DEFAULT_SERVER_TIMEOUTS } from './startServer.js';
+export type { ServerOptions, RunningServer, ServerTimeouts } from './startServer.js';
 export { LiveHub, DEFAULT_HUB_LIMITS } from './LiveHub.js';
 export type { LiveHubLimits, LiveHubStats, EvictedSession } from './LiveHub.js';
 export { serveApp, DEFAULT_PORT } from './serveApp.js';

@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findProtoKey, MachineFileError, readMachineFile, saveMachineFile } from '../node/machineFiles.js';
+import {
+  findProtoKey,
+  MACHINE_NAME,
+  MachineFileError,
+  quoteName,
+  readMachineFile,
+  saveMachineFile,
+} from '../node/machineFiles.js';
 import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
 import { previewMachineSave } from '../node/previewMachineSave.js';
 
@@ -99,6 +106,13 @@ export async function handleMachineRoute(
   if (!allowed.includes(method)) {
     res.setHeader('allow', allowed.join(', '));
     return reply(res, 405, { error: `only ${allowed.join(', ')}`, code: 'BAD_REQUEST' });
+  }
+  // Before the body is read: a bad name is the answer whatever the body says.
+  if (!MACHINE_NAME.test(name)) {
+    return refuse(res, {
+      code: 'INVALID_NAME',
+      error: `invalid machine name ${quoteName(name)}: letters, digits, _ and - only, at most 100 characters`,
+    });
   }
   try {
     if (method === 'GET' || method === 'HEAD') {

@@ -78,6 +78,8 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
   const namer = createToolNamer(options.toolNames ?? 50);
   /** Per session: the hub's event count at the last scrape. */
   const counted = new Map<string, number>();
+  /** Sessions the interpreter tracks: those whose agent was connected at a scrape that counted their entries. */
+  const tracked = new Set<string>();
   let entries = 0;
 
   const add = (entry: RecordingEntry) => {
@@ -87,8 +89,16 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
     if (unverifiedWrites > 0) registry.add([{ metric: 'unverifiedWrites', value: -unverifiedWrites, attributes: {} }]);
   };
 
+  /** A session that ended (its agent disconnected, or the hub forgot it) leaves the gauges. */
+  const end = (id: string) => {
+    tracked.delete(id);
+    const { unverifiedWrites } = interpreter.end(id);
+    if (unverifiedWrites > 0) registry.add([{ metric: 'unverifiedWrites', value: -unverifiedWrites, attributes: {} }]);
+  };
+
   function collect(): void {
-    for (const { id, events } of hub.list()) {
+    const sessions = hub.list();
+    for (const { id, events, connected } of sessions) {
       const before = counted.get(id) ?? 0;
       if (events === before) continue;
       counted.delete(id);
@@ -98,7 +108,11 @@ export function createHubMetrics(hub: LiveHub, options: Pick<MetricsOptions, 'to
       if (fresh <= 0) continue;
       const held = hub.entriesOf(id) ?? [];
       for (let i = Math.max(0, held.length - fresh); i < held.length; i++) add(held[i]!);
+      tracked.add(id);
+      if (!connected) end(id);
     }
+    const live = new Map(sessions.map((s) => [s.id, s.connected]));
+    for (const id of [...tracked]) if (live.get(id) !== true) end(id);
   }
 
   return {
@@ -159,9 +173,11 @@ export async function startMetricsServer(
 ): Promise<MetricsEndpoint> {
   const metrics = createHubMetrics(hub, options);
   let port = 0;
-  const server = createServer((req, res) => answer(req, res, port, metrics.render));
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const server = createServer(
+    // The main server's timeouts, checked every second (Node's own default is every 30 s).
+    { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 },
+    (req, res) => answer(req, res, port, metrics.render),
+  );
   const wanted = options.port ?? DEFAULT_METRICS_PORT;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) => {

@@ -45,7 +45,22 @@ export interface ServerOptions {
   hubLimits?: Partial<LiveHubLimits>;
   /** Also serve `/metrics` (Prometheus text) for the hub's sessions, on a loopback port of its own. */
   metrics?: MetricsOptions;
+  /** How long a client may take; defaults in {@link DEFAULT_SERVER_TIMEOUTS}. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+/** How long a client may take over a request (see `docs/limits.md`). */
+export interface ServerTimeouts {
+  /** All of a request's headers must arrive within this, ms (then the connection closes). */
+  headersMs: number;
+  /** The whole request, body included, within this, ms (then `408` and the connection closes). */
+  requestMs: number;
+  /** How often the two are checked, ms: a slow client is cut at most this much later (Node's own default is 30 s). */
+  checkIntervalMs: number;
+}
+
+/** The server's timeouts unless `timeouts` says otherwise. */
+export const DEFAULT_SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, checkIntervalMs: 1000 };
 
 export interface RunningServer {
   /** The page's URL, token included: `http://127.0.0.1:N/?token=...`. */
@@ -139,7 +154,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const given =
       url.searchParams.get('token') ?? (typeof header === 'string' ? header : undefined) ?? protocolToken(req);
     if (given === undefined || given === '')
-      return [401, 'a token is required: open the URL that `assistant-safety serve` printed, token included'];
+      return [
+        401,
+        'a token is required: open the whole URL this server printed when it started (`npm start` or `assistant-safety serve`), ?token=… included',
+      ];
     if (!sameToken(given, token)) return [403, 'wrong token'];
     return undefined;
   };
@@ -268,15 +286,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return serveStatic(res, path, req.method === 'HEAD', refused);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) fail(res, 500, `server error: ${(e as Error).message}`);
-      else res.destroy();
-    });
-  });
-  // Bounded: a slow or idle client cannot hold a socket for long.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const timeouts = { ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts };
+  // Bounded: a slow or idle client cannot hold a socket for long, checked every checkIntervalMs.
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => {
+      handle(req, res).catch((e: unknown) => {
+        // Never the message itself: a file system error names the server's folders.
+        const code = (e as NodeJS.ErrnoException | undefined)?.code;
+        if (!res.headersSent) fail(res, 500, `server error${typeof code === 'string' ? ` (${code})` : ''}`);
+        else res.destroy();
+      });
+    },
+  );
 
   const wss = new WebSocketServer({
     noServer: true,

@@ -188,6 +188,54 @@ export const used = [state, loop, invariants.length, exploreMachine, toMermaid, 
     expect(gzipped).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
   });
 
+  it('should install with no install script to run: no warning, no prepare, nothing built on install', () => {
+    const installed = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'assistant-safety', 'package.json'), 'utf8'),
+    ) as {
+      scripts?: Record<string, string>;
+    };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(installed.scripts?.[hook], `the published package.json has a ${hook} script`).toBeUndefined();
+    // The same tarball installed with scripts allowed, as a user does: npm has nothing to warn about.
+    const second = join(work, 'consumer-with-scripts');
+    mkdirSync(second);
+    const spec = `file:../${basename(tarball)}`;
+    writeFileSync(
+      join(second, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'assistant-safety': spec } }),
+    );
+    writeFileSync(join(second, 'package-lock.json'), JSON.stringify(consumerLock(spec)));
+    const result = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], second);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/install-scripts|allowScripts|prepare|EBADENGINE/);
+  });
+
+  it('should build once when packed: the scripts npm pack runs hold one build', () => {
+    // A script shell that only logs what npm asks it to run: what `npm pack` runs, without running it.
+    const log = join(work, 'scripts.log');
+    const shell = join(work, 'log-shell.sh');
+    writeFileSync(shell, `#!/bin/sh\nprintf '%s\\n' "$2" >> '${log}'\n`, { mode: 0o755 });
+    run('npm', ['pack', '--dry-run', '--script-shell', shell], root);
+    const ran = readFileSync(log, 'utf8').trim().split('\n');
+    expect(ran.filter((command) => /\bbuild\b|\btsc\b|\bvite build\b/.test(command))).toEqual(['npm run build']);
+  });
+
+  it("should map a thrown error's stack to a source file the installed package holds", () => {
+    writeFileSync(
+      join(project, 'throws.mjs'),
+      `import { parseRecording } from 'assistant-safety';\ntry { parseRecording(42); } catch (e) { console.log(e.stack); }\n`,
+    );
+    const { stdout } = run(process.execPath, ['--enable-source-maps', 'throws.mjs'], project);
+    const installed = join(project, 'node_modules', 'assistant-safety');
+    // The first frame in the package, as the source map names it: .../assistant-safety/src/....ts:LINE:COLUMN
+    const frame = /\(?(\/[^()\s]*assistant-safety\/src\/[^()\s]+\.ts):(\d+):(\d+)\)?/.exec(stdout);
+    expect(frame, stdout).not.toBeNull();
+    const [, file, line] = frame!;
+    expect(file!.startsWith(installed), `${file} is inside the installed package`).toBe(true);
+    expect(existsSync(file!), `${file} exists`).toBe(true);
+    const text = readFileSync(file!, 'utf8').split('\n')[Number(line) - 1]!;
+    expect(text).toMatch(/throw new TypeError/);
+  });
+
   it('should run `npx assistant-safety check` from the installed copy', () => {
     const result = spawnSync('npx', ['--no-install', 'assistant-safety', 'check'], { cwd: project, encoding: 'utf8' });
     expect(result.stderr).toBe('');

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import { parseRecording, RecordingParseError } from 'assistant-safety';
 import {
   createInsights,
   LIVE_INSIGHTS_PATH,
@@ -9,6 +8,7 @@ import {
 } from 'assistant-safety/insights';
 import { RecordingList } from 'assistant-safety/live';
 import { apiFetch } from '../model/api.js';
+import { aggregateRecordingText } from './aggregateRecordingText.js';
 
 /*
  * The aggregates of every recording in the server's folder, computed in the
@@ -53,13 +53,10 @@ export function useInsights(active: boolean, fromServer: boolean, source: Insigh
       setState({ status: 'loading', done: 0, of: names.length });
       for (const [i, name] of names.entries()) {
         const text = await (await apiFetch(`/api/recordings/${encodeURIComponent(name)}`, signal)).text();
-        try {
-          for (const entry of parseRecording(text, { allowTornTail: true })) insights.add(entry, name);
-        } catch (e) {
-          if (!(e instanceof RecordingParseError)) throw e;
-          // A file with a bad line is left out whole (as `stats` refuses it), and named.
-          skipped.push(`${name}: line ${e.line}`);
-        }
+        // A slice of entries at a time, the page answering in between (a file can hold 440,000 events).
+        const added = await aggregateRecordingText(insights, text, name, { signal });
+        // A file with a bad line is left out whole (as `stats` refuses it), and named.
+        if (added.status === 'refused') skipped.push(`${name}: line ${added.line}`);
         if (signal.aborted) return;
         setState({ status: 'loading', done: i + 1, of: names.length });
       }
