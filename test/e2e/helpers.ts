@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import WebSocket from 'ws';
+import { LIVE_PATH, ServerMessage, TOKEN_HEADER, type LiveSessionInfo } from '../../src/live/protocol.js';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
 
@@ -88,6 +90,32 @@ export function startAgent(
   child.stderr!.on('data', (d: Buffer) => (out += String(d)));
   const done = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
   return { process: child, output: () => out, done };
+}
+
+/**
+ * A viewer of the hub at `url` (what `serve` printed): the sessions it last listed, and a
+ * promise for the first list that satisfies `check`, so a test waits for an event, not a time.
+ */
+export function watchLiveSessions(url: string): {
+  until(check: (sessions: LiveSessionInfo[]) => boolean): Promise<LiveSessionInfo[]>;
+  close(): void;
+} {
+  const u = new URL(url);
+  const ws = new WebSocket(`ws://${u.host}${LIVE_PATH}`, { headers: { [TOKEN_HEADER]: u.searchParams.get('token')! } });
+  let latest: LiveSessionInfo[] = [];
+  const waiters = new Set<{ check: (s: LiveSessionInfo[]) => boolean; resolve: (s: LiveSessionInfo[]) => void }>();
+  ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', role: 'viewer' })));
+  ws.on('message', (data) => {
+    const message = ServerMessage.parse(JSON.parse(String(data)));
+    if (message.type !== 'sessions') return;
+    latest = message.sessions;
+    for (const w of waiters) if (w.check(latest)) (waiters.delete(w), w.resolve(latest));
+  });
+  return {
+    until: (check) =>
+      check(latest) ? Promise.resolve(latest) : new Promise((resolve) => waiters.add({ check, resolve })),
+    close: () => ws.close(),
+  };
 }
 
 export function stop(child: ChildProcess): Promise<void> {

@@ -28,7 +28,7 @@ export function LiveSessionList({
   autoFollow: boolean;
   onAutoFollow: (on: boolean) => void;
 }) {
-  // The hub lists sessions as they arrived: the newest is last.
+  // The hub lists sessions by their start time (their own clock), oldest first: the newest is last.
   const newestFirst = [...sessions].reverse();
   const listed = newestFirst.slice(0, MAX_LISTED_SESSIONS);
   // The followed session stays listed even when it is older than the ones shown.
