@@ -47,5 +47,5 @@ describe('opening a recording while another is loading', () => {
     expect(await app.page.locator('.position').textContent()).toMatch(/ \/ 11$/);
     expect(await app.page.getByTestId('recording-error').count()).toBe(0);
     expect(app.errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

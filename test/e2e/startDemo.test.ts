@@ -52,5 +52,5 @@ describe('the live demo as a first impression', () => {
     expect(await exited).toBe(0);
     expect(out).toMatch(/the demo plays its \d+ scenarios once/);
     expect(out).not.toMatch(/lost the connection|will retry/);
-  }, 60_000);
+  }, 120_000);
 });
