@@ -69,6 +69,16 @@ describe('live hub', () => {
     agent.ws.close();
   });
 
+  it('should deliver a session that ended before its socket opened when the recorder is closed', async () => {
+    server = await startTestServer();
+    const live = createLiveRecorder({ url: server.url });
+    drive(createSafetySession({ id: 'quick', recorder: live }), 3);
+    expect(live.connected).toBe(false); // closed before the socket opened, as a short demo session is
+    await live.close({ timeoutMs: 60_000 });
+    expect(live.pending).toBe(0);
+    expect(server.hub.entriesOf('quick')).toHaveLength(7);
+  });
+
   it('should list sessions by their own start time, whatever order they reached the hub in', async () => {
     server = await startTestServer();
     const watch = await viewer(server.url);
