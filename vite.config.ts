@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -26,7 +26,33 @@ export default defineConfig({
   test: {
     // Tests live outside the app root.
     root: here('.'),
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 30_000,
+    // Tests wait for conditions, never for time: expect.poll retries until the condition holds, and
+    // its bound (15 s, not vitest's 1 s) only catches a hang, so a busy machine does not fail a test.
+    expect: { poll: { timeout: 15_000 } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+        },
+      },
+      {
+        // The end-to-end files mostly wait (on Chromium, on the server and agent processes they
+        // start, each on its own port): two at a time, beside the other files, even on 2 cores
+        // (where vitest's default is one worker in all).
+        extends: true,
+        // A test's timeout is only a hang guard: a browser on a loaded machine is slow, not wrong.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          maxWorkers: 2,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -45,8 +45,13 @@ export interface DemoRun {
   mismatches: string[];
 }
 
-/** Simulated time starts here: recordings are the same on every run. */
+/**
+ * Simulated time starts here: recordings are the same on every run. Each scenario starts one
+ * minute after the one before it (each lasts well under a minute), so the sessions' own start
+ * times order them as the demo runs them, wherever they are shown.
+ */
 const SIMULATED_START = Date.UTC(2026, 0, 12, 9, 30, 0);
+const SCENARIO_SPACING_MS = 60_000;
 
 const clip = (text: string, max = 140) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -98,7 +103,7 @@ async function runScenario(
   { outDir, recorderFor, delayMs, log }: Required<Pick<DemoAgentOptions, 'delayMs' | 'log'>> & DemoAgentOptions,
 ): Promise<DemoRun> {
   const sessionId = `demo-${scenario.name}`;
-  let simulated = SIMULATED_START;
+  let simulated = SIMULATED_START + DEMO_SCENARIOS.indexOf(scenario) * SCENARIO_SPACING_MS;
   const now = delayMs > 0 ? Date.now : () => simulated;
   const think = async (ms: number) => {
     simulated += ms;

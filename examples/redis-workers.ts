@@ -6,17 +6,19 @@ import { createRedisSessionStore, type RedisSessionStore } from 'assistant-safet
  * One agent worker sharing its sessions with others through Redis. Start two
  * (or more) in separate terminals: each handles turns of the same
  * conversation, as workers behind a queue would, and the gate holds across
- * all of them. docs/redis.md walks through it with the app following along.
+ * all of them. The Redis page walks through it with the app following along.
  *
  *   redis-server --port 6379 --save '' --appendonly no
  *   npx assistant-safety serve --redis redis://127.0.0.1:6379
- *   node --import tsx examples/redis-workers.ts --name A
- *   node --import tsx examples/redis-workers.ts --name B
+ *   node --import tsx redis-workers.ts --name A
+ *   node --import tsx redis-workers.ts --name B
+ *
+ * --redis defaults to $REDIS_URL, else redis://127.0.0.1:6379.
  */
 
 const { values } = parseArgs({
   options: {
-    redis: { type: 'string', default: 'redis://127.0.0.1:6379' },
+    redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     session: { type: 'string', default: 'conversation-1' },
     name: { type: 'string', default: `worker-${process.pid}` },
     cycles: { type: 'string', default: '5' },

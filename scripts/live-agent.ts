@@ -69,6 +69,19 @@ const liveRecorder = (sessionId?: string): SessionRecorder => {
   return { record: (entry) => recorder.record({ ...entry, session: `${entry.session}${suffix}` }) };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Closes recorders once the server has every entry. The bound is generous (a busy machine may take
+ * seconds to accept 8 sockets): what was not delivered by then is said, and the exit code is 1.
+ */
+const DELIVERY_TIMEOUT_MS = 60_000;
+async function closeDelivered(recorders: LiveRecorder[]): Promise<void> {
+  await Promise.all(recorders.map((r) => r.close({ timeoutMs: DELIVERY_TIMEOUT_MS })));
+  const undelivered = recorders.reduce((n, r) => n + r.pending, 0);
+  if (undelivered > 0 && !stopping) {
+    console.error(`live-agent: ${undelivered} entries never reached the server`);
+    process.exitCode = 1;
+  }
+}
 
 async function playRecording(file: string): Promise<void> {
   const entries = parseRecording(readFileSync(file, 'utf8'), { allowTornTail: true });
@@ -91,7 +104,7 @@ if (values.recording === undefined && existsSync(demo)) {
     const runs = await runDemoAgent({ delayMs, recorderFor: liveRecorder });
     for (const r of runs) console.log(`live-agent: ${r.sessionId} ends in ${r.finalState}`);
     // One socket per session: close this run's before the next.
-    await Promise.all(live.splice(0).map((r) => r.close()));
+    await closeDelivered(live.splice(0));
     if (values.loop) await sleep(5000);
   } while (values.loop);
 } else {
@@ -108,5 +121,5 @@ if (values.recording === undefined && existsSync(demo)) {
   }
   await playRecording(file);
 }
-await Promise.all(live.map((r) => r.close()));
+await closeDelivered(live.splice(0));
 console.log('live-agent: done');

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ContextPanel } from './components/ContextPanel.js';
 import type { DiagramMoment } from './components/Diagram.js';
 import { DiagramViewport } from './components/DiagramViewport.js';
+import { useDiagramPaneBox } from './hooks/useDiagramFit.js';
 import { LiveSessionList } from './components/LiveSessionList.js';
 import { PlaybackControls } from './components/PlaybackControls.js';
 import { PlaygroundControls } from './components/PlaygroundControls.js';
@@ -65,7 +66,8 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const [editShown, setEditShown] = useState<string | undefined>(undefined);
   const machine = machines[machineIndex] ?? machines[0];
   const graph = machine?.ok ? machine.graph : undefined;
-  const { layout, error: layoutError } = useLayout(graph);
+  const [diagramPane, paneBox] = useDiagramPaneBox();
+  const { layout, error: layoutError } = useLayout(graph, paneBox);
 
   const store = useMemo(createTrackStore, []);
   const { track, version } = useTrack(store);
@@ -235,7 +237,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
           </aside>
 
           <main className="center">
-            <div className="diagram-wrap">
+            <div className="diagram-wrap" ref={diagramPane}>
               {!machine?.ok && machine && (
                 <p className="error">
                   Machine {machine.file} is invalid: {machine.error}

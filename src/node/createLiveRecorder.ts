@@ -223,7 +223,8 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
       if (fallbackError !== undefined) throw fallbackError;
     },
     async close({ timeoutMs = 2000 } = {}) {
-      if (buffer.length > 0 && open) {
+      // Still connecting counts too: a short session may end before its socket opened.
+      if (buffer.length > 0 && !closing) {
         await new Promise<void>((done) => {
           const t = setTimeout(done, timeoutMs);
           waiters.add(() => {

@@ -76,6 +76,9 @@ interface HubSession {
   lastAt: number;
   truncated: boolean;
   sockets: Set<WebSocket>;
+  /** The session's own clock at its first entry (`at`): what orders the list. */
+  startedAt: number;
+  /** Arrival order at the hub: breaks ties between sessions that started at the same time. */
   created: number;
   /** Date.now() of its last entry. */
   active: number;
@@ -147,10 +150,14 @@ export class LiveHub {
     });
   }
 
-  /** The sessions as the app lists them, oldest first. */
+  /**
+   * The sessions as the app lists them, oldest first: by when each session started by its own
+   * clock (its first entry's `at`), not by when its entries happened to reach the hub, which
+   * varies when several agents (or one agent's sockets) connect at once.
+   */
   list(): LiveSessionInfo[] {
     return [...this.sessions.values()]
-      .sort((a, b) => a.created - b.created)
+      .sort((a, b) => a.startedAt - b.startedAt || a.created - b.created)
       .map((s) => ({
         id: s.id,
         ...(s.agent !== undefined && { agent: s.agent }),
@@ -342,6 +349,7 @@ export class LiveHub {
         lastAt: entry.at,
         truncated: false,
         sockets: new Set(),
+        startedAt: entry.at,
         created: ++this.created,
         active: 0,
       };

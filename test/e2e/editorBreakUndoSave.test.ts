@@ -111,5 +111,5 @@ describe('editing the machine in the browser', () => {
     expect(readFileSync(join(root, 'machines', 'assistant-safety.json'), 'utf8')).toBe(original);
     expect(app.errors).toEqual([]);
     // The whole story (two invariant checks, a replay of every recording, a save) on a shared CI box.
-  }, 90_000);
+  }, 180_000);
 });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
+import WebSocket from 'ws';
+import { LIVE_PATH, ServerMessage, TOKEN_HEADER, type LiveSessionInfo } from '../../src/live/protocol.js';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.js';
 
@@ -43,21 +45,21 @@ export interface Served {
 
 const children = new Set<ChildProcess>();
 
-/** `assistant-safety serve --port 0` in a child process; resolves with the URL it prints. */
+/** `assistant-safety serve --port 0` in a child process; resolves with the URL it prints, rejects if it exits first. */
 export function startServe(args: string[] = []): Promise<Served> {
   const child = spawn(process.execPath, [TSX, join(root, 'src', 'cli', 'bin.ts'), 'serve', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
+  // Waits for the URL line or the process's exit (events), not for a time: on a busy machine tsx
+  // may take long to start, and the calling hook's own timeout catches a serve that hangs.
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 20 s:\n${out}`)), 20_000);
     const onData = (data: Buffer) => {
       out += String(data);
       const line = out.split('\n').find((l) => /^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+$/.test(l.trim()));
       if (!line) return;
-      clearTimeout(timer);
       const url = new URL(line.trim());
       resolve({
         url: line.trim(),
@@ -88,6 +90,32 @@ export function startAgent(
   child.stderr!.on('data', (d: Buffer) => (out += String(d)));
   const done = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
   return { process: child, output: () => out, done };
+}
+
+/**
+ * A viewer of the hub at `url` (what `serve` printed): the sessions it last listed, and a
+ * promise for the first list that satisfies `check`, so a test waits for an event, not a time.
+ */
+export function watchLiveSessions(url: string): {
+  until(check: (sessions: LiveSessionInfo[]) => boolean): Promise<LiveSessionInfo[]>;
+  close(): void;
+} {
+  const u = new URL(url);
+  const ws = new WebSocket(`ws://${u.host}${LIVE_PATH}`, { headers: { [TOKEN_HEADER]: u.searchParams.get('token')! } });
+  let latest: LiveSessionInfo[] = [];
+  const waiters = new Set<{ check: (s: LiveSessionInfo[]) => boolean; resolve: (s: LiveSessionInfo[]) => void }>();
+  ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', role: 'viewer' })));
+  ws.on('message', (data) => {
+    const message = ServerMessage.parse(JSON.parse(String(data)));
+    if (message.type !== 'sessions') return;
+    latest = message.sessions;
+    for (const w of waiters) if (w.check(latest)) (waiters.delete(w), w.resolve(latest));
+  });
+  return {
+    until: (check) =>
+      check(latest) ? Promise.resolve(latest) : new Promise((resolve) => waiters.add({ check, resolve })),
+    close: () => ws.close(),
+  };
 }
 
 export function stop(child: ChildProcess): Promise<void> {
@@ -154,7 +182,7 @@ export interface ServedAppOptions {
  * the calling test file (beforeAll) and torn down after it (afterAll). The
  * returned object is filled in by beforeAll: read its fields inside tests.
  */
-export function serveAppInBrowser({ serve, mode, open = true, timeout = 60_000 }: ServedAppOptions = {}): ServedApp {
+export function serveAppInBrowser({ serve, mode, open = true, timeout = 120_000 }: ServedAppOptions = {}): ServedApp {
   const app = { errors: [] as string[] } as ServedApp;
   beforeAll(async () => {
     ensureAppBuilt();

@@ -19,6 +19,7 @@ const SIZES = [
 ] as const;
 const STATES = ['RESOLVING', 'READING', 'WRITING', 'VERIFYING'];
 const SHOTS = join(RESULTS, 'screenshots');
+let demo: Promise<number> | undefined;
 
 const app = serveAppInBrowser({
   serve: () => ['--recordings', join(root, 'recordings'), '--machines', copyMachines()],
@@ -156,8 +157,9 @@ describe.each(SIZES)('every mode at $width×$height', (size) => {
   it('should show the whole machine legibly while following a live session', async () => {
     await app.page.setViewportSize(size);
     await app.page.goto(`${app.served.url}&mode=live`);
-    const agent = startAgent(app.served.url, ['--delay', '0', '--name', `fits ${tag}`]);
-    expect(await agent.done).toBe(0);
+    // One demo run per server: a second would stream the same session ids under another agent, which the hub refuses.
+    demo ??= startAgent(app.served.url, ['--delay', '0', '--name', 'fits']).done;
+    expect(await demo).toBe(0);
     await expect.poll(() => app.page.getByTestId('live-session').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await app.page.getByTestId('live-session').first().click();
     await expect.poll(() => app.page.getByTestId('timeline-row').count()).toBeGreaterThan(1);

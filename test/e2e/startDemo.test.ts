@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_SCENARIOS } from '../../examples/demoScenarios.js';
 import { MAX_LISTED_SESSIONS } from '../../viz/components/LiveSessionList.js';
-import { root, screenshot, serveAppInBrowser, startAgent } from './helpers.js';
+import { root, screenshot, serveAppInBrowser, startAgent, watchLiveSessions } from './helpers.js';
 
 const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const app = serveAppInBrowser({ mode: 'live' });
@@ -17,8 +17,9 @@ describe('the live demo as a first impression', () => {
     await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(DEMO_SCENARIOS.length);
     expect(DEMO_SCENARIOS.length).toBeLessThanOrEqual(MAX_LISTED_SESSIONS);
     // Labelled with the scenario's title, the newest (the last scenario run) first.
+    // The order is the sessions' own start times, whatever order their sockets reached the hub in.
     await expect
-      .poll(() => items.locator('.live-id').allTextContents())
+      .poll(() => items.locator('.live-id').allTextContents(), { timeout: 15_000 })
       .toEqual([...DEMO_SCENARIOS].reverse().map((s) => `demo: ${s.title}`));
     expect(await app.page.getByTestId('live-legend').textContent()).toMatch(/agent connected.*session ended/);
     // The list scrolls under the heading and the follow control, which stay where they are.
@@ -42,10 +43,14 @@ describe('the live demo as a first impression', () => {
     child.stderr!.on('data', (d: Buffer) => (out += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await expect.poll(() => out, { timeout: 30_000 }).toMatch(/live-agent: running the demo agent/);
-    await new Promise((r) => setTimeout(r, 1500)); // a session or two under way
+    // A session under way (the hub lists one with its agent connected): Ctrl-C lands mid-demo.
+    const url = out.split('\n').find((l) => /^http:\/\/127\.0\.0\.1:\d+\/\?token=/.test(l))!;
+    const hub = watchLiveSessions(url);
+    await hub.until((sessions) => sessions.some((s) => s.connected && s.events > 0));
+    hub.close();
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     expect(out).toMatch(/the demo plays its \d+ scenarios once/);
     expect(out).not.toMatch(/lost the connection|will retry/);
-  }, 60_000);
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ let served: Served;
 beforeAll(async () => {
   ensureAppBuilt();
   [browser, served] = await Promise.all([launchChromium(), startServe()]);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await stopAll();

@@ -78,7 +78,8 @@ export function envelopeOf(result: { content?: unknown }) {
 /** The fenced ```LANG blocks of a markdown file, in order. */
 export function codeBlocks(markdown: string, lang: string): string[] {
   const out: string[] = [];
-  const re = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');
+  // The info string may say more after the language (`python fragment`).
+  const re = new RegExp('```' + lang + '(?: [^\\n]*)?\\n([\\s\\S]*?)```', 'g');
   for (let m = re.exec(markdown); m; m = re.exec(markdown)) out.push(m[1]!);
   return out;
 }

@@ -55,18 +55,58 @@ describe('live hub', () => {
 
   it('should not duplicate entries an agent resends after a reconnect', async () => {
     server = await startTestServer();
-    const ws = new WebSocket(`${server.origin.replace('http', 'ws')}/live?token=${server.token}`);
-    await new Promise((r) => ws.on('open', r));
+    const agent = await rawAgent(server, 'agent-dup');
     const local = createMemoryRecorder();
     drive(createSafetySession({ id: 'dup', recorder: local }), 2);
-    ws.send(JSON.stringify({ type: 'hello', role: 'agent', agentId: 'agent-dup' }));
-    ws.send(JSON.stringify({ type: 'entries', from: 0, entries: local.entries.slice(0, 3) }));
-    ws.send(JSON.stringify({ type: 'entries', from: 0, entries: local.entries }));
-    ws.send(JSON.stringify({ type: 'entries', from: 2, entries: local.entries.slice(2) }));
-    await until(() => server!.hub.entriesOf('dup')?.length === 5);
-    await new Promise((r) => setTimeout(r, 50));
+    agent.send({ type: 'entries', from: 0, entries: local.entries.slice(0, 3) });
+    agent.send({ type: 'entries', from: 0, entries: local.entries });
+    agent.send({ type: 'entries', from: 2, entries: local.entries.slice(2) });
+    // The hub handles a socket's messages in order and acknowledges each: the hello's ack and
+    // three more mean every message was taken in (no time to wait out).
+    await until(() => agent.acks.length === 4);
+    expect(agent.acks).toEqual([0, 3, 5, 5]);
     expect(server.hub.entriesOf('dup')!.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4]);
-    ws.close();
+    agent.ws.close();
+  });
+
+  it('should deliver a session that ended before its socket opened when the recorder is closed', async () => {
+    server = await startTestServer();
+    const live = createLiveRecorder({ url: server.url });
+    drive(createSafetySession({ id: 'quick', recorder: live }), 3);
+    expect(live.connected).toBe(false); // closed before the socket opened, as a short demo session is
+    await live.close({ timeoutMs: 60_000 });
+    expect(live.pending).toBe(0);
+    expect(server.hub.entriesOf('quick')).toHaveLength(7);
+  });
+
+  it('should list sessions by their own start time, whatever order they reached the hub in', async () => {
+    server = await startTestServer();
+    const watch = await viewer(server.url);
+    // Three agents (one socket each, as the demo has one per session) whose first entries reach the
+    // hub in the reverse of the order the sessions started in.
+    const started = [
+      ['third', 3000],
+      ['second', 2000],
+      ['first', 1000],
+    ] as const;
+    for (const [id, at] of started) {
+      const agent = await rawAgent(server, `agent-${id}`);
+      const message = entriesFor(id, 0, 0, 1);
+      message.entries[0]!.at = at;
+      agent.send(message);
+      await until(() => agent.acks.length === 2);
+    }
+    // Two sessions that started at the same time keep the order they arrived in.
+    const tie = await rawAgent(server, 'agent-tie');
+    const tied = entriesFor('also-second', 0, 0, 1);
+    tied.entries[0]!.at = 2000;
+    tie.send(tied);
+    await until(() => tie.acks.length === 2);
+    const order = ['first', 'second', 'also-second', 'third'];
+    expect(server.hub.list().map((s) => s.id)).toEqual(order);
+    await until(() => watch.sessions.at(-1)?.length === 4);
+    expect(watch.sessions.at(-1)!.map((s) => s.id)).toEqual(order);
+    watch.ws.close();
   });
 
   it('should keep the newcomer and evict the session idle the longest at the session limit', async () => {

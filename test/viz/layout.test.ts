@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseMachineDefinition, safetyMachineDefinition } from '../../src/index.js';
 import { diagramSize } from '../../viz/components/Diagram.js';
 import { fitScales } from '../../viz/hooks/useDiagramFit.js';
-import { layoutGraph, METRICS, splitGuard, type Box } from '../../viz/layout/layoutGraph.js';
+import { pickLayout } from '../../viz/hooks/useLayout.js';
+import { layoutGraph, METRICS, splitEvent, splitGuard, type Box } from '../../viz/layout/layoutGraph.js';
 import { ANY_STATE, buildGraphModel } from '../../viz/model/graphModel.js';
 
 const overlap = (a: Box, b: Box, gap = 0) =>
@@ -106,8 +107,50 @@ describe('layout for a wide, short pane', () => {
   });
 
   it('should break a long guard at its camelCase humps', () => {
-    expect(splitGuard('[failedWriteNeedsVerification]')).toEqual(['[failedWriteNeeds', 'Verification]']);
+    expect(splitGuard('[failedWriteNeedsVerification]')).toEqual(['[failedWrite', 'Needs', 'Verification]']);
     expect(splitGuard('[isWrite]')).toEqual(['[isWrite]']);
+  });
+});
+
+describe("a layout for the pane's shape", () => {
+  const graph = buildGraphModel(parseMachineDefinition(safetyMachineDefinition));
+
+  it('should break a long event after an underscore', () => {
+    expect(splitEvent('TARGET_ESTABLISHED')).toEqual(['TARGET_', 'ESTABLISHED']);
+    expect(splitEvent('RESET_KEEP_PROGRESS')).toEqual(['RESET_KEEP_', 'PROGRESS']);
+    expect(splitEvent('TOOL_SUCCEEDED')).toEqual(['TOOL_SUCCEEDED']);
+  });
+
+  it('should lay out top down with the root transitions on lanes left of the states, crossing none', async () => {
+    const layout = await layoutGraph(graph, { direction: 'DOWN' });
+    const states = graph.nodes.filter((n) => n.kind === 'state').map((n) => layout.nodes[n.id]!);
+    // Top down: each state below the one before it in the chain.
+    const ys = ['RESOLVING', 'READING', 'WRITING', 'VERIFYING'].map((id) => layout.nodes[id]!.y);
+    expect([...ys].sort((a, b) => a - b)).toEqual(ys);
+    const left = Math.min(...states.map((s) => s.x));
+    for (const e of graph.edges.filter((e) => e.source === ANY_STATE)) {
+      const { points, label } = layout.edges[e.id]!;
+      const target = layout.nodes[e.target]!;
+      // Down a lane left of every state, then right into the target.
+      expect(points[0]!.x).toBeLessThan(left);
+      expect(points.at(-1)).toEqual({ x: target.x, y: points.at(-2)!.y });
+      expect(label.x + label.width).toBeLessThanOrEqual(left);
+      for (const s of states) expect(overlap(label, s)).toBe(false);
+    }
+  });
+
+  it('should pick the layout drawn largest in the pane: left to right when wide, top down when square', async () => {
+    const layouts = { RIGHT: await layoutGraph(graph), DOWN: await layoutGraph(graph, { direction: 'DOWN' }) };
+    expect(pickLayout(layouts, { width: 1400, height: 300 })).toBe(layouts.RIGHT);
+    expect(pickLayout(layouts, { width: 700, height: 615 })).toBe(layouts.DOWN);
+    // The Edit view's pane at 1280×720: every label (12 px) drawn at 11 px or more.
+    const { all } = fitScales(
+      { width: 700, height: 590 },
+      diagramSize(pickLayout(layouts, { width: 700, height: 590 })),
+    );
+    expect(METRICS.fontSize * all).toBeGreaterThanOrEqual(11);
+    expect(METRICS.guardSize * all).toBeGreaterThanOrEqual(11);
+    expect(pickLayout(layouts, { width: 0, height: 0 })).toBe(layouts.RIGHT);
   });
 });
 

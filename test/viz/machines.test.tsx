@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { safetyMachineDefinition } from '../../src/index.js';
 import { App } from '../../viz/App.js';
+
+// findBy/waitFor wait for the condition; their bound (testing-library's 1 s by default) only catches a hang.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,8 +1,11 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../viz/App.js';
 import { blockedRecording, FIRST_BLOCKED, tamperedRecording, toJSONL } from './fixtures.js';
+
+// findBy/waitFor wait for the condition; their bound (testing-library's 1 s by default) only catches a hang.
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(cleanup);
 

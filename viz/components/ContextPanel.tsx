@@ -12,19 +12,39 @@ export interface ContextPanelProps {
   recoveryTtlMs: number | undefined;
 }
 
-function Flag({ name, value }: { name: string; value: boolean }) {
+/**
+ * The context's fields in plain words; the field's own name (as in recordings, snapshots and the
+ * machine's guards) is on hover.
+ */
+export const CONTEXT_FIELD_LABELS = {
+  wroteThisEpisode: 'a write landed this episode',
+  readAfterWrite: 'read since the last write',
+  consecutiveVerifyBlocks: 'writes blocked awaiting verification',
+  writeEpoch: 'writes landed (epoch)',
+  inFlight: 'calls in flight',
+  inFlightWrite: 'write in flight',
+  lastReadTool: 'last read',
+  lastWriteTool: 'last write',
+} as const satisfies Partial<Record<keyof ContextSummary, string>>;
+type ContextField = keyof typeof CONTEXT_FIELD_LABELS;
+
+function Label({ name }: { name: ContextField }) {
+  return <dt title={`${name} (the context field's name)`}>{CONTEXT_FIELD_LABELS[name]}</dt>;
+}
+
+function Flag({ name, value }: { name: ContextField; value: boolean }) {
   return (
     <div className="ctx-row" data-field={name}>
-      <dt>{name}</dt>
-      <dd className={value ? 'flag-on' : 'flag-off'}>{String(value)}</dd>
+      <Label name={name} />
+      <dd className={value ? 'flag-on' : 'flag-off'}>{value ? 'yes' : 'no'}</dd>
     </div>
   );
 }
 
-function Field({ name, children }: { name: string; children: React.ReactNode }) {
+function Field({ name, children }: { name: ContextField; children: React.ReactNode }) {
   return (
     <div className="ctx-row" data-field={name}>
-      <dt>{name}</dt>
+      <Label name={name} />
       <dd>{children}</dd>
     </div>
   );
@@ -59,7 +79,7 @@ export function ContextPanel({ entry, index, recoveries, recoveryTtlMs }: Contex
         <Flag name="readAfterWrite" value={c.readAfterWrite} />
         <Field name="consecutiveVerifyBlocks">{c.consecutiveVerifyBlocks}</Field>
         <Field name="writeEpoch">{c.writeEpoch}</Field>
-        <Field name="calls in flight">{c.inFlight}</Field>
+        <Field name="inFlight">{c.inFlight}</Field>
         <Field name="inFlightWrite">
           {c.inFlightWrite
             ? `${c.inFlightWrite.tool} (id ${c.inFlightWrite.id}) since ${formatTime(c.inFlightWrite.startedAt)}`

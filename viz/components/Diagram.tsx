@@ -65,20 +65,32 @@ export function Diagram({
           layout={layout}
         />
       )}
-      {moment.blocked && blockedNode && <BlockedMarker node={blockedNode} reasonCode={moment.blocked.reasonCode} />}
+      {moment.blocked && blockedNode && (
+        <BlockedMarker node={blockedNode} reasonCode={moment.blocked.reasonCode} layout={layout} />
+      )}
     </DiagramFrame>
   );
 }
 
-/** The red "blocked: CODE" badge pinned to the top right of the state a call was refused in. */
-function BlockedMarker({ node, reasonCode }: { node: NodeLayout; reasonCode: string }) {
+/**
+ * The red "blocked: CODE" badge pinned to the top right of the state a call
+ * was refused in, moved left (and down) as far as it must to stay inside the
+ * drawing: a state at the pane's edge does not clip it.
+ */
+function BlockedMarker({
+  node,
+  reasonCode,
+  layout,
+}: {
+  node: NodeLayout;
+  reasonCode: string;
+  layout: { width: number };
+}) {
   const width = (reasonCode.length + 9) * METRICS.charWidth + 16;
+  const x = Math.max(2, Math.min(node.x + node.width - Math.min(width, node.width) / 2, layout.width - width - 2));
+  const y = Math.max(3, node.y - 12);
   return (
-    <g
-      data-testid="blocked-marker"
-      className="blocked-marker"
-      transform={`translate(${node.x + node.width - Math.min(width, node.width) / 2},${node.y - 12})`}
-    >
+    <g data-testid="blocked-marker" className="blocked-marker" transform={`translate(${x},${y})`}>
       <title>{`blocked here: ${reasonCode}`}</title>
       <rect x={0} y={-1} width={width} height={20} rx={10} />
       <text x={8} y={13}>
@@ -103,7 +115,7 @@ export function InternalCallout({
   node: NodeLayout;
   kind: 'taken' | 'blocked';
   step?: number;
-  layout: { width: number; height: number };
+  layout: Pick<GraphLayout, 'width' | 'height'> & Partial<Pick<GraphLayout, 'nodes' | 'edges'>>;
 }) {
   const lines = [
     `${transition.event}${transition.guard ? ` [${transition.guard}]` : ''}`,
@@ -111,10 +123,21 @@ export function InternalCallout({
   ];
   const size = labelSize(lines.map((l) => l));
   const width = Math.max(...lines.map((l) => l.length)) * METRICS.charWidth + 2 * METRICS.labelPadding;
-  // Under the state, kept inside the drawing.
+  // Under the state, else over it, else in the strip under the drawing: the first place that covers no
+  // other label and no state (a callout over an edge's label would hide it).
   const x = Math.max(2, Math.min(node.x + node.width / 2 - width / 2, layout.width - width - 2));
+  const taken = [
+    ...Object.values(layout.edges ?? {}).map((e) => e.label),
+    ...Object.values(layout.nodes ?? {}).filter((n) => n !== node),
+  ];
+  const free = (y: number) =>
+    y >= 2 &&
+    y + size.height <= diagramSize(layout).height - 2 &&
+    !taken.some((b) => x < b.x + b.width && b.x < x + width && y < b.y + b.height && b.y < y + size.height);
   const below = node.y + node.height + 12;
-  const y = below + size.height > layout.height + 28 ? node.y - size.height - 14 : below;
+  const above = node.y - size.height - 14;
+  const strip = diagramSize(layout).height - size.height - 2;
+  const y = [below, above, strip].find(free) ?? (below + size.height > layout.height + 28 ? above : below);
   const loopX = node.x + node.width - 18;
   const loop =
     y > node.y
@@ -144,9 +167,12 @@ export function InternalCallout({
   );
 }
 
-/** The size a diagram is drawn at, in the layout's pixels: the layout and 30 px below it. */
+/** Room under the layout for a callout (two lines of label) that has no free place beside its state. */
+const DRAWING_STRIP = 34;
+
+/** The size a diagram is drawn at, in the layout's pixels: the layout and a strip below it for callouts. */
 export function diagramSize(layout: { width: number; height: number }): { width: number; height: number } {
-  return { width: layout.width, height: layout.height + 30 };
+  return { width: layout.width, height: layout.height + DRAWING_STRIP };
 }
 
 /** The SVG a diagram is drawn in: sized to its layout at `scale`, with the arrowheads its edges use. */

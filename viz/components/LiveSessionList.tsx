@@ -28,7 +28,7 @@ export function LiveSessionList({
   autoFollow: boolean;
   onAutoFollow: (on: boolean) => void;
 }) {
-  // The hub lists sessions as they arrived: the newest is last.
+  // The hub lists sessions by their start time (their own clock), oldest first: the newest is last.
   const newestFirst = [...sessions].reverse();
   const listed = newestFirst.slice(0, MAX_LISTED_SESSIONS);
   // The followed session stays listed even when it is older than the ones shown.
@@ -70,9 +70,16 @@ export function LiveSessionList({
                 className={`dot ${s.connected ? 'dot-on' : 'dot-off'}`}
                 title={s.connected ? 'agent connected: still streaming' : 'session ended: the agent disconnected'}
               />
-              <span className="live-id">{s.agent ?? s.id}</span>
+              <span className="live-id" title={s.agent ?? s.id}>
+                {s.agent ?? s.id}
+              </span>
+              {/* One line each, whatever the counts grow to: a list that updates as agents work keeps its place. */}
+              {s.agent && (
+                <span className="live-meta" title={s.id}>
+                  {s.id}
+                </span>
+              )}
               <span className="live-meta">
-                {s.agent ? `${s.id} · ` : ''}
                 {s.state} · {s.events} events · {formatTime(s.lastAt)}
                 {s.truncated ? ' · truncated' : ''}
               </span>

@@ -62,10 +62,10 @@ export const TransitionEdge = memo(function TransitionEdge({
       <path className="edge-path" d={d} markerEnd={`url(#arrow-${mark})`} />
       {marked && <path key={step} className="edge-flow" d={d} pathLength={1} aria-hidden="true" />}
       <rect className="edge-label-box" x={label.x} y={label.y} width={label.width} height={label.height} rx={3} />
-      {label.lines.map((line, i) => (
+      {label.lines.map((line, i, lines) => (
         <text
           key={i}
-          className={`edge-label${i > 0 ? ' edge-guard' : ''}`}
+          className={`edge-label${isGuardLine(lines, i) ? ' edge-guard' : ''}`}
           x={label.x + label.width / 2}
           y={label.y + 2 + (i + 0.5) * METRICS.lineHeight}
         >
@@ -75,3 +75,9 @@ export const TransitionEdge = memo(function TransitionEdge({
     </g>
   );
 });
+
+/** A label's lines are the event's (one or two), then the guard's, the first of them opening with `[`. */
+function isGuardLine(lines: readonly string[], i: number): boolean {
+  const from = lines.findIndex((l) => l.startsWith('['));
+  return from >= 0 && i >= from;
+}

@@ -15,6 +15,7 @@ import { StateInspector } from './components/StateInspector.js';
 import { TransitionInspector } from './components/TransitionInspector.js';
 import { ValidationIssues } from './components/ValidationIssues.js';
 import { useEditorLayout } from './hooks/useEditorLayout.js';
+import { useDiagramPaneBox } from '../hooks/useDiagramFit.js';
 import { useMachineCheck } from './hooks/useMachineCheck.js';
 import { useMachineFile } from './hooks/useMachineFile.js';
 import { useReplayImpact } from './hooks/useReplayImpact.js';
@@ -124,7 +125,8 @@ function EditorSession({
   useEffect(() => keepEditorSession(state), [state]);
   const doc = state.history.present;
   const model = useMemo(() => buildGraphModel(doc.definition), [doc.definition]);
-  const { auto, error: layoutError } = useEditorLayout(model, doc.layout.nodes);
+  const [diagramPane, paneBox] = useDiagramPaneBox();
+  const { auto, error: layoutError } = useEditorLayout(model, doc.layout.nodes, paneBox);
   const validation = useMemo(() => safeParseMachineDefinition(doc.definition), [doc.definition]);
   const { check, checking, error: checkError } = useMachineCheck(doc.definition);
   const report = check?.ok ? check.report : undefined;
@@ -216,7 +218,7 @@ function EditorSession({
         {validation.success && <ExportButtons name={name} definition={validation.data} />}
       </aside>
       <main className="center">
-        <div className="diagram-wrap">
+        <div className="diagram-wrap" ref={diagramPane}>
           {layoutError && <p className="error">{layoutError}</p>}
           {auto ? (
             <EditableDiagram

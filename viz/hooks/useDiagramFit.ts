@@ -39,3 +39,25 @@ export function useViewportBox(viewport: RefObject<HTMLElement | null>): { width
   }, [viewport]);
   return box;
 }
+
+/** Height of the zoom bar above a diagram's scrolling area. */
+const ZOOM_BAR_HEIGHT = 26;
+
+/**
+ * The box a diagram's scrolling area will have inside a pane (the pane less
+ * its zoom bar), for choosing a layout before the diagram is drawn. Returns a
+ * ref callback for the pane, which may mount and unmount with the mode.
+ */
+export function useDiagramPaneBox(): [(el: HTMLElement | null) => void, { width: number; height: number }] {
+  const [el, setEl] = useState<HTMLElement | null>(null);
+  const [box, setBox] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const update = () => setBox({ width: el.clientWidth, height: Math.max(0, el.clientHeight - ZOOM_BAR_HEIGHT) });
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [setEl, box];
+}

@@ -1,20 +1,60 @@
 import { useEffect, useState } from 'react';
-import { layoutGraph, type GraphLayout } from '../layout/layoutGraph.js';
+import { diagramSize } from '../components/Diagram.js';
+import { layoutGraph, type Direction, type GraphLayout } from '../layout/layoutGraph.js';
 import type { GraphModel } from '../model/graphModel.js';
+import { fitScales } from './useDiagramFit.js';
 
-/** Lays out a graph model (ELK is asynchronous); undefined until ready, and an error message if ELK fails. */
-export function useLayout(model: GraphModel | undefined): { layout?: GraphLayout; error?: string } {
-  const [result, setResult] = useState<{ model?: GraphModel; layout?: GraphLayout; error?: string }>({});
+const DIRECTIONS: readonly Direction[] = ['RIGHT', 'DOWN'];
+
+/**
+ * Of the layouts of one graph, the one drawn largest when fitted whole into
+ * a pane of `box` (left to right in a wide pane, top down in a tall or
+ * square one); the first when the pane is not measured yet.
+ *
+ * @example
+ * pickLayout({ RIGHT: wide, DOWN: tall }, { width: 700, height: 615 }); // tall
+ */
+export function pickLayout(
+  layouts: Readonly<Record<Direction, GraphLayout>>,
+  box: { width: number; height: number },
+): GraphLayout {
+  let best = layouts.RIGHT;
+  if (box.width <= 0 || box.height <= 0) return best;
+  let bestScale = fitScales(box, diagramSize(best)).all;
+  for (const d of DIRECTIONS) {
+    const scale = fitScales(box, diagramSize(layouts[d])).all;
+    if (scale > bestScale + 0.01) [best, bestScale] = [layouts[d], scale];
+  }
+  return best;
+}
+
+/**
+ * Lays out a graph model (ELK is asynchronous) both ways, and gives the
+ * layout that suits a pane of `box` best (see {@link pickLayout}); undefined
+ * until ready, and an error message if ELK fails. A resize picks again
+ * without laying out again.
+ */
+export function useLayout(
+  model: GraphModel | undefined,
+  box: { width: number; height: number } = { width: 0, height: 0 },
+): { layout?: GraphLayout; error?: string } {
+  const [result, setResult] = useState<{
+    model?: GraphModel;
+    layouts?: Record<Direction, GraphLayout>;
+    error?: string;
+  }>({});
   useEffect(() => {
     if (!model) return;
     let live = true;
-    layoutGraph(model).then(
-      (layout) => live && setResult({ model, layout }),
+    Promise.all(DIRECTIONS.map((direction) => layoutGraph(model, { direction }))).then(
+      ([RIGHT, DOWN]) => live && setResult({ model, layouts: { RIGHT: RIGHT!, DOWN: DOWN! } }),
       (e: unknown) => live && setResult({ model, error: `layout failed: ${(e as Error).message}` }),
     );
     return () => {
       live = false;
     };
   }, [model]);
-  return result.model === model ? result : {};
+  if (result.model !== model) return {};
+  if (result.error !== undefined) return { error: result.error };
+  return result.layouts ? { layout: pickLayout(result.layouts, box) } : {};
 }

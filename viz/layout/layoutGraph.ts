@@ -24,20 +24,20 @@ export const METRICS = {
   fontSize: 12,
   /** Advance of one character at fontSize (DejaVu Sans Mono: 0.602 em), rounded up. */
   charWidth: 7.3,
-  /** Edge labels: the guard line. */
-  guardSize: 11,
-  guardCharWidth: 6.7,
-  /** State names: large, so the whole machine stays legible when fitted into a small pane. */
-  titleSize: 19,
-  titleCharWidth: 11.5,
+  /** Edge labels: the guard lines, as large as the event (both are read at the fitted zoom). */
+  guardSize: 12,
+  guardCharWidth: 7.3,
+  /** State names: larger than the labels, compact enough for the whole machine to fit a 1280×720 screen. */
+  titleSize: 16,
+  titleCharWidth: 9.7,
   lineHeight: 15,
-  padding: 12,
-  titleHeight: 30,
+  padding: 10,
+  titleHeight: 27,
   /** The row of counts under a state's name. */
   badgeHeight: 20,
-  badgeSize: 11,
-  badgeCharWidth: 6.7,
-  minWidth: 130,
+  badgeSize: 12,
+  badgeCharWidth: 7.3,
+  minWidth: 96,
   labelPadding: 5,
   /** The "any state" band. */
   bandHeight: 30,
@@ -81,11 +81,27 @@ export interface GraphLayout {
 
 /** An edge's label: the event, and the guard on a line of its own (narrow labels keep the diagram compact). */
 export function edgeLabelLines(t: TransitionModel): string[] {
-  return t.guard ? [t.event, ...splitGuard(`[${t.guard}]`)] : [t.event];
+  return t.guard ? [...splitEvent(t.event), ...splitGuard(`[${t.guard}]`)] : splitEvent(t.event);
+}
+
+/** A long event name broken after an underscore (`TARGET_` / `ESTABLISHED`), each line at most `width` characters where it can. */
+export function splitEvent(event: string, width = 14): string[] {
+  if (event.length <= width) return [event];
+  const parts = event.split(/(?<=_)/);
+  const lines: string[] = [];
+  let line = '';
+  for (const part of parts) {
+    if (line && line.length + part.length > width) {
+      lines.push(line);
+      line = part;
+    } else line += part;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** A long guard name broken into lines at its camelCase humps, each at most `width` characters where it can. */
-export function splitGuard(text: string, width = 18): string[] {
+export function splitGuard(text: string, width = 14): string[] {
   if (text.length <= width) return [text];
   const parts = text.split(/(?=[A-Z])/);
   const lines: string[] = [];
@@ -147,13 +163,13 @@ const LAYOUT_OPTIONS = {
   'elk.algorithm': 'layered',
   'elk.direction': 'RIGHT',
   'elk.edgeRouting': 'ORTHOGONAL',
-  'elk.spacing.nodeNode': '36',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '22',
-  'elk.layered.spacing.edgeNodeBetweenLayers': '10',
-  'elk.spacing.edgeEdge': '12',
-  'elk.spacing.edgeNode': '16',
-  'elk.spacing.edgeLabel': '3',
-  'elk.layered.spacing.edgeEdgeBetweenLayers': '10',
+  'elk.spacing.nodeNode': '30',
+  'elk.layered.spacing.nodeNodeBetweenLayers': '14',
+  'elk.layered.spacing.edgeNodeBetweenLayers': '8',
+  'elk.spacing.edgeEdge': '8',
+  'elk.spacing.edgeNode': '12',
+  'elk.spacing.edgeLabel': '2',
+  'elk.layered.spacing.edgeEdgeBetweenLayers': '6',
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
   // Back edges are the ones against the definition's order: the initial state comes out on the left.
   'elk.layered.cycleBreaking.strategy': 'MODEL_ORDER',
@@ -162,9 +178,17 @@ const LAYOUT_OPTIONS = {
 };
 
 const MARGIN = 12;
+/** Distance between two lanes of root-level transitions (top-down layouts). */
+const LANE_GAP = 10;
+
+/** How to lay a graph out: `RIGHT` (a wide pane) or `DOWN` (a tall or square one). */
+export interface LayoutOptions {
+  direction?: Direction;
+}
+export type Direction = 'RIGHT' | 'DOWN';
 
 /**
- * Lays out a graph model: compact boxes that do not overlap, left to right,
+ * Lays out a graph model: compact boxes that do not overlap, left to right (or top down),
  * orthogonal edges with a placed label each, and the root-level transitions
  * dropping from the "any state" band across the top.
  *
@@ -172,7 +196,8 @@ const MARGIN = 12;
  * const layout = await layoutGraph(buildGraphModel(definition));
  * layout.nodes.READING; // { x, y, width, height, badges }
  */
-export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
+export async function layoutGraph(model: GraphModel, options: LayoutOptions = {}): Promise<GraphLayout> {
+  const direction = options.direction ?? 'RIGHT';
   const m = METRICS;
   const states = model.nodes.filter((n) => n.kind === 'state');
   const measured = new Map(model.nodes.map((n) => [n.id, measureNode(n)]));
@@ -180,7 +205,7 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
   const rootEdges = model.edges.filter((e) => e.source === ANY_STATE);
   const graph: ElkNode = {
     id: 'root',
-    layoutOptions: LAYOUT_OPTIONS,
+    layoutOptions: { ...LAYOUT_OPTIONS, 'elk.direction': direction },
     children: states.map((n) => {
       const size = measured.get(n.id)!;
       return { id: n.id, width: size.width, height: size.height };
@@ -204,12 +229,21 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
   const labelStack = (list: TransitionModel[]) => list.reduce((h, e) => h + labelSize(edgeLabelLines(e)).height + 2, 0);
   const any = model.nodes.find((n) => n.kind === 'any');
   const bandBottom = any ? MARGIN + m.bandHeight : 0;
-  const dropZone = any ? Math.max(0, ...[...byTarget.values()].map(labelStack)) + 2 * m.dropGap : 0;
-  const dy = any ? bandBottom + dropZone - 12 : 0; // ELK's own top padding (12) stays as part of the gap
+  // Left to right, the drops come straight down from the band into their targets: room above the states.
+  // Top down, they come down lanes on the left and turn right into their targets: room left of the states.
+  const lanes = [...byTarget.keys()];
+  const gutter =
+    any && direction === 'DOWN'
+      ? lanes.length * LANE_GAP + 6 + Math.max(0, ...rootEdges.map((e) => labelSize(edgeLabelLines(e)).width)) + 10
+      : 0;
+  const dropZone =
+    any && direction === 'RIGHT' ? Math.max(0, ...[...byTarget.values()].map(labelStack)) + 2 * m.dropGap : 0;
+  const dy = any ? bandBottom + (direction === 'RIGHT' ? dropZone : m.dropGap) - 12 : 0; // ELK's own top padding (12) stays as part of the gap
+  const dx = gutter;
 
   const nodes: Record<string, NodeLayout> = {};
   for (const child of out.children ?? []) {
-    nodes[child.id] = { ...measured.get(child.id)!, x: child.x ?? 0, y: (child.y ?? 0) + dy };
+    nodes[child.id] = { ...measured.get(child.id)!, x: (child.x ?? 0) + dx, y: (child.y ?? 0) + dy };
   }
   const edges: Record<string, EdgeLayout> = {};
   for (const edge of (out.edges ?? []) as ElkExtendedEdge[]) {
@@ -219,11 +253,11 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
     edges[edge.id] = {
       id: edge.id,
       points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map((p) => ({
-        x: p.x,
+        x: p.x + dx,
         y: p.y + dy,
       })),
       label: {
-        x: label.x ?? 0,
+        x: (label.x ?? 0) + dx,
         y: (label.y ?? 0) + dy,
         width: label.width ?? 0,
         height: label.height ?? 0,
@@ -231,10 +265,36 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
       },
     };
   }
-  let width = out.width ?? 0;
+  let width = (out.width ?? 0) + dx;
   const height = (out.height ?? 0) + dy;
 
-  if (any) {
+  if (any && direction === 'DOWN') {
+    // The lowest target gets the leftmost lane, so no turn into a target crosses another lane.
+    const order = lanes.sort((a, b) => (nodes[b]?.y ?? 0) - (nodes[a]?.y ?? 0));
+    order.forEach((target, i) => {
+      const t = nodes[target];
+      if (!t) return;
+      const x = MARGIN + 6 + i * LANE_GAP;
+      const turn = t.y + Math.min(t.height / 2, 18);
+      const list = byTarget.get(target)!;
+      let y = turn - 3;
+      for (const e of [...list].reverse()) {
+        const lines = edgeLabelLines(e);
+        const size = labelSize(lines);
+        y -= size.height + 2;
+        edges[e.id] = {
+          id: e.id,
+          points: [
+            { x, y: bandBottom },
+            { x, y: turn },
+            { x: t.x, y: turn },
+          ],
+          label: { x: x + 6, y, ...size, lines },
+        };
+      }
+    });
+  }
+  if (any && direction === 'RIGHT') {
     for (const [target, list] of byTarget) {
       const t = nodes[target];
       if (!t) continue;
@@ -255,6 +315,8 @@ export async function layoutGraph(model: GraphModel): Promise<GraphLayout> {
         y += size.height + 2;
       }
     }
+  }
+  if (any) {
     const band = measured.get(any.id)!;
     nodes[any.id] = {
       ...band,

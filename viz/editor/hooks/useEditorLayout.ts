@@ -9,8 +9,10 @@ import { positionedLayout } from '../model/positionedLayout.js';
 export function useEditorLayout(
   model: GraphModel | undefined,
   positions: Readonly<Record<string, NodePosition>>,
+  /** The pane the diagram is drawn in: the layout's direction suits its shape. */
+  box?: { width: number; height: number },
 ): { auto?: GraphLayout; layout?: GraphLayout; error?: string } {
-  const { layout: auto, error } = useLayout(model);
+  const { layout: auto, error } = useLayout(model, box);
   const layout = useMemo(
     () => (model && auto ? positionedLayout(model, auto, positions) : undefined),
     [model, auto, positions],
