@@ -20,7 +20,7 @@ export const MAX_TARGET_LENGTH = 1024;
 export const MAX_CALL_TARGETS = 64;
 
 /** A resource key a call touches: `vm:101`, `file:/srv/app.conf`, `iban:GB29…`. */
-export const Target = z.string().check(z.minLength(1), z.maxLength(MAX_TARGET_LENGTH));
+const Target = z.string().check(z.minLength(1), z.maxLength(MAX_TARGET_LENGTH));
 /** The targets of one call. */
 export const CallTargets = z.array(Target).check(z.maxLength(MAX_CALL_TARGETS));
 

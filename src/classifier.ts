@@ -114,7 +114,7 @@ export interface RulesClassifier extends ToolClassifier {
 }
 
 /** The target of a write whose rule names target arguments the call does not give: no read ever validates it. */
-export const MISSING_TARGET_PREFIX = '?missing:';
+const MISSING_TARGET_PREFIX = '?missing:';
 
 /** Thrown for malformed classifier rules; the message names the path. */
 export class ClassifierRulesError extends Error {
@@ -222,7 +222,7 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
     const allowed = issue.values.map((v) => JSON.stringify(v)).join(', ');
     return { code, path, message: `expected one of ${allowed}, got ${got}` };
   }
-  if (issue.code === 'unrecognized_keys') {
+  if (issue.code === 'unrecognized_keys' && issue.path[0] === 'tools') {
     return { code, path, message: `${issue.message}: not a rule field (allowed: ${ALLOWED_KEYS})` };
   }
   if (issue.code === 'invalid_type') {
