@@ -40,15 +40,13 @@ export default defineConfig({
         },
       },
       {
-        // The end-to-end files mostly wait (on Chromium, on the server and agent processes they
-        // start, each on its own port): two at a time, beside the other files, even on 2 cores
-        // (where vitest's default is one worker in all).
+        // The end-to-end files, beside the other files in the one worker pool: vitest refuses projects
+        // of one run with different worker counts unless they run one group after the other.
         extends: true,
         // A test's timeout is only a hang guard: a browser on a loaded machine is slow, not wrong.
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
