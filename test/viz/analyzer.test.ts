@@ -54,9 +54,9 @@ describe('analyzer (the app replay)', () => {
       undefined, // create
       '*.BEGIN_CALL[0]', // resolve begins (root level)
       'RESOLVING.TOOL_SUCCEEDED[0]', // -> READING
-      'READING.BEGIN_CALL[0]', // write -> WRITING
-      '*.TOOL_SUCCEEDED[1]', // write lands -> VERIFYING
-      'VERIFYING.BEGIN_CALL[0]', // blocked: UNVERIFIED_WRITE
+      'READING.BEGIN_CALL[3]', // write -> WRITING
+      '*.TOOL_SUCCEEDED[2]', // write lands -> VERIFYING
+      'VERIFYING.BEGIN_CALL[1]', // blocked: UNVERIFIED_WRITE
       'VERIFYING.CHECK_FINAL_ANSWER[1]', // blocked: FINAL_ANSWER_UNVERIFIED
       '*.BEGIN_CALL[0]', // read begins
       'VERIFYING.TOOL_SUCCEEDED[0]', // verifying read

@@ -19,7 +19,7 @@ describe('the details a diagram shows on hover', () => {
   });
 
   it('should say where a transition goes, when (its guard, described) and what it does', () => {
-    const { container } = render(<div>{hoverDetails(model, { kind: 'transition', id: 'READING.BEGIN_CALL[0]' })}</div>);
+    const { container } = render(<div>{hoverDetails(model, { kind: 'transition', id: 'READING.BEGIN_CALL[3]' })}</div>);
     const text = container.textContent!;
     expect(text).toContain('READING → WRITING');
     expect(text).toContain(`when isWrite: ${model.definition.guards.isWrite!.description}`);

@@ -30,19 +30,19 @@ export const METRICS = {
   /** State names: larger than the labels, compact enough for the whole machine to fit a 1280×720 screen. */
   titleSize: 16,
   titleCharWidth: 9.7,
-  lineHeight: 15,
-  padding: 10,
-  titleHeight: 27,
+  lineHeight: 13,
+  padding: 8,
+  titleHeight: 25,
   /** The row of counts under a state's name. */
-  badgeHeight: 20,
+  badgeHeight: 18,
   badgeSize: 12,
   badgeCharWidth: 7.3,
   minWidth: 96,
-  labelPadding: 5,
+  labelPadding: 4,
   /** The "any state" band. */
-  bandHeight: 30,
+  bandHeight: 24,
   /** Space between the band and the top of the states' area. */
-  dropGap: 14,
+  dropGap: 8,
 } as const;
 
 export interface Point {
