@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 /** The root entry's budget, bundled for a browser and gzipped (xstate and zod included). */
-const CORE_BUDGET_BYTES = 40 * 1024;
+// 40 KB until target binding, attestation, shadow mode, the settle rule and machine kinds joined the core (44.3 KB).
+const CORE_BUDGET_BYTES = 48 * 1024;
 
 let work: string;
 let project: string;
