@@ -40,6 +40,18 @@ export default defineConfig({
         },
       },
       {
+        // The public session tests again with every session on XState (the reference executor),
+        // so both executors keep every behaviour the tests assert, not only the one the default runs.
+        extends: true,
+        test: {
+          name: 'xstate',
+          include: ['test/core/**/*.test.ts', 'test/targets/**/*.test.ts', 'test/escalation/**/*.test.ts'],
+          // It measures the heap the default executor documents (docs/limits.md); an XState actor holds more.
+          exclude: [...configDefaults.exclude, 'test/core/replayManySessionsMemory.test.ts'],
+          env: { ASSISTANT_SAFETY_EXECUTOR: 'xstate' },
+        },
+      },
+      {
         // The end-to-end files, beside the other files in the one worker pool: vitest refuses projects
         // of one run with different worker counts unless they run one group after the other.
         extends: true,

@@ -17,6 +17,11 @@ export const PersistedSession = z
     context: SafetyContext,
     /** Blocked attempts in a row (reported in block envelopes). */
     blockStreak: z.int().check(z.nonnegative(), z.lte(MAX_COUNT)),
+    /**
+     * What `persist()` computed over the other fields (8 hex digits). A restore whose snapshot still
+     * matches it skips the schema check; any other snapshot is checked in full.
+     */
+    checksum: z.optional(z.string()),
   })
   .check(
     z.superRefine((s, ctx) => {

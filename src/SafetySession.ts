@@ -1,5 +1,5 @@
-import { createActor, type Actor } from 'xstate';
 import type { SafetyMachine } from './createSafetyMachine.js';
+import { createMachineRunner, defaultExecutor, type Executor, type MachineRunner, type MachineState } from './MachineRunner.js';
 import { FSMBlockedError } from './FSMBlockedError.js';
 import {
   parsePersistedSession,
@@ -27,8 +27,10 @@ import {
 import { eventOfCall } from './eventOfCall.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
+import { safetyMachineKind } from './safetyMachineKind.js';
 import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
 import { safeParseInput } from './Issue.js';
+import { copyWithChecksum } from './snapshotChecksum.js';
 
 export interface SafetySessionOptions {
   /** Clock, epoch milliseconds. Default `Date.now`. */
@@ -63,6 +65,12 @@ export interface SafetySessionOptions {
   mode?: GateMode;
   /** Execution profile (docs/state-only.md): `'interactive'` (default), `'detection'` or `'investigation'`. */
   profile?: ExecutionProfile;
+  /**
+   * What runs the machine: `'compiled'` (default), the decision table generated from the machine's
+   * JSON, or `'xstate'`, an XState actor (the reference, for debugging). Both decide the same, event
+   * for event (docs/performance.md). Default: `ASSISTANT_SAFETY_EXECUTOR` from the environment, else `'compiled'`.
+   */
+  executor?: Executor;
 }
 
 /** How a session treats a call's targets. */
@@ -284,7 +292,7 @@ function report(handler: (error: unknown) => void, error: unknown): void {
   }
 }
 
-type Snapshot = ReturnType<Actor<SafetyMachine>['getSnapshot']>;
+type Snapshot = MachineState<SafetyContext>;
 
 /** An outcome, plus the recovery a `checkRecoverySuccess` took (its method returns it whole). */
 interface Outcome extends CallOutcome {
@@ -293,7 +301,7 @@ interface Outcome extends CallOutcome {
 
 class Session implements SafetySession {
   readonly id: string;
-  private readonly actor: Actor<SafetyMachine>;
+  private readonly runner: MachineRunner<SafetyContext, SafetyEvent>;
   private readonly now: () => number;
   private readonly recorder: SessionRecorder | undefined;
   private readonly onRecorderError: (error: unknown, entry: RecordingEntry) => void;
@@ -328,16 +336,18 @@ class Session implements SafetySession {
     this.onListenerError = options.onListenerError ?? ((e) => console.error('assistant-safety: listener failed:', e));
     this.onWarning = options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`));
     if ('snapshot' in start) this.sawDiscovery = start.snapshot.state !== 'RESOLVING';
+    const executor = options.executor ?? defaultExecutor();
+    if (executor !== 'compiled' && executor !== 'xstate')
+      throw new SafetyInputError('options.executor', `expected "compiled" or "xstate", got ${describe(executor)}`);
     if ('config' in start) {
-      this.actor = createActor(machine, { input: { config: start.config } });
+      this.runner = createMachineRunner(safetyMachineKind, machine, { input: { config: start.config } }, executor);
       this.blockStreak = 0;
     } else {
-      const snapshot = machine.resolveState({ value: start.snapshot.state, context: start.snapshot.context });
-      this.actor = createActor(machine, { snapshot, input: {} });
+      const { state: value, context } = start.snapshot;
+      this.runner = createMachineRunner(safetyMachineKind, machine, { state: { value, context } }, executor);
       this.blockStreak = start.snapshot.blockStreak;
     }
-    this.actor.start();
-    this.snap = this.actor.getSnapshot();
+    this.snap = this.runner.state;
     if (this.recorder) {
       const call: RecordedCall =
         'config' in start ? { type: 'create', config: start.config } : { type: 'restore', snapshot: start.snapshot };
@@ -570,7 +580,7 @@ class Session implements SafetySession {
       case 'attest': {
         // Only evidence the machine has a use for is taken: otherwise nothing changes and the call says no.
         const event = this.eventOf(call, this.clock());
-        if (!this.snap.can(event)) {
+        if (!this.runner.can(event)) {
           const outcome: Outcome = { decision: 'ignored', note: 'not_attestable' };
           this.finish(this.clock(), call, this.snap, this.snap, outcome);
           return outcome;
@@ -588,17 +598,19 @@ class Session implements SafetySession {
   // ---- persistence and observation ----
 
   persist(): PersistedSession {
-    const { context } = this.snap;
-    return {
+    // A deep copy keeps callers that mutate the result from reaching in; the same walk computes
+    // the checksum that lets a restore of this snapshot skip the schema check.
+    const body = {
       format: PERSISTED_SESSION_FORMAT,
       version: PERSISTED_SESSION_VERSION,
       id: this.id,
       state: this.state,
-      // The context is immutable (every action returns a new one), so sharing it is safe
-      // for JSON; a deep copy keeps callers that mutate the result from reaching in.
-      context: structuredClone(context),
+      context: this.snap.context,
       blockStreak: this.blockStreak,
-    };
+    } as const;
+    const copied = copyWithChecksum(body);
+    if (!copied) return { ...body, context: structuredClone(body.context) };
+    return { ...copied.copy, checksum: copied.checksum };
   }
 
   subscribe(listener: (session: SafetySession) => void): () => void {
@@ -621,17 +633,23 @@ class Session implements SafetySession {
 
   private send(event: SafetyEvent): { before: Snapshot; after: Snapshot } {
     const before = this.snap;
-    // Most checks are allowed, and an allowed check takes no transition. XState's own
+    // Most checks are allowed, and an allowed check takes no transition. On XState, its own
     // `can` (transition selection and guards, no microstep, no snapshot) says so for a
-    // quarter of a full send: when it says no transition would run, sending would
-    // leave the snapshot as it is, so the session skips the send.
-    if ((event.type === 'CHECK_TOOL' || event.type === 'CHECK_FINAL_ANSWER') && !before.can(event)) {
+    // quarter of a full send, so the session skips a send that could not change anything.
+    // The compiled table's step is that cheap already.
+    if (
+      this.runner.executor === 'xstate' &&
+      (event.type === 'CHECK_TOOL' || event.type === 'CHECK_FINAL_ANSWER') &&
+      !this.runner.can(event)
+    ) {
       return { before, after: before };
     }
-    this.actor.send(event);
-    const after = this.actor.getSnapshot();
-    if (after.status === 'error')
-      throw new Error(`assistant-safety: the machine failed on ${event.type}: ${String(after.error)}`);
+    let after: Snapshot;
+    try {
+      after = this.runner.send(event);
+    } catch (error) {
+      throw new Error(`assistant-safety: the machine failed on ${event.type}: ${String(error)}`, { cause: error });
+    }
     this.snap = after;
     return { before, after };
   }
@@ -777,6 +795,48 @@ const PERFORM_NAMES = Object.fromEntries(
   ].map((k) => [k, `call.${k}`]),
 );
 
+/** Whether the options change any setting a snapshot holds. */
+function overridesConfig(options: SafetySessionOptions): boolean {
+  return (
+    options.recoveryTtlMs !== undefined ||
+    options.failedWriteRequiresVerification !== undefined ||
+    options.targets !== undefined ||
+    options.mode !== undefined ||
+    options.profile !== undefined
+  );
+}
+
+/**
+ * A copy of a snapshot this build wrote and nobody changed since: the current version, exactly
+ * the fields `persist()` writes, and a checksum that still matches them. It needs no schema check
+ * (what `persist()` writes is valid by construction). Anything else: `undefined`, and the caller
+ * checks the snapshot in full, as every snapshot was checked before checksums.
+ */
+function trustedSnapshot(input: unknown): PersistedSession | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  try {
+    const s = input as Record<string, unknown>;
+    if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
+    if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
+    const copied = copyWithChecksum({
+      format: s['format'],
+      version: s['version'],
+      id: s['id'],
+      state: s['state'],
+      context: s['context'],
+      blockStreak: s['blockStreak'],
+    });
+    return copied !== undefined && copied.checksum === s['checksum']
+      ? (copied.copy as unknown as PersistedSession)
+      : undefined;
+  } catch {
+    return undefined; // a getter or Proxy that throws: the full check reports it
+  }
+}
+
+/** The fields of a snapshot `persist()` writes, its checksum included. */
+const TRUSTED_KEYS = 7;
+
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
   const config: Record<string, unknown> = {
@@ -825,10 +885,10 @@ export function createSafetySession(options: SafetySessionOptions = {}): SafetyS
  * const again = restoreSafetySession(JSON.parse(saved), { now: clock });
  */
 export function restoreSafetySession(persisted: unknown, options: SafetySessionOptions = {}): SafetySession {
-  const snapshot = parsePersistedSession(persisted);
-  const config = configFrom(options, snapshot.context.config);
+  const snapshot = trustedSnapshot(persisted) ?? parsePersistedSession(persisted);
+  const config = overridesConfig(options) ? configFrom(options, snapshot.context.config) : snapshot.context.config;
   const id = options.id ?? snapshot.id;
-  checkId(id);
+  if (options.id !== undefined) checkId(id);
   return new Session(id, options.machine ?? safetyMachine, options, {
     snapshot: { ...snapshot, id, context: { ...snapshot.context, config } },
   });

@@ -15,6 +15,10 @@ export interface Subject {
   untrusted?: true;
 }
 
+/** The subject built for the last check or begin (see {@link subjectOf}); events are never mutated. */
+let lastEvent: SafetyEvent | undefined;
+let lastSubject: Subject | undefined;
+
 /**
  * Resolves the call an event is about. An event that ends a call is about the
  * call recorded when it began (so the end cannot lie about its kind or targets); a
@@ -45,8 +49,12 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
     }
     case 'CHECK_TOOL':
     case 'BEGIN_CALL':
-      // Checked now: it counts as begun at the current epoch. The event has the fields a subject needs.
-      return { ...event, epoch: context.writeEpoch };
+      // Checked now: it counts as begun at the current epoch. The event has the fields a subject
+      // needs; the guards of one event ask for it several times, so the last one is kept.
+      if (event !== lastEvent || context.writeEpoch !== lastSubject!.epoch)
+        lastSubject = { ...event, epoch: context.writeEpoch };
+      lastEvent = event;
+      return lastSubject;
     default:
       return undefined;
   }

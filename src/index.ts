@@ -20,6 +20,9 @@ export { createMachineOfKind } from './createMachineOfKind.js';
 export { defineMachineKind } from './MachineKind.js';
 export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './MachineKind.js';
 export { safetyMachineKind } from './safetyMachineKind.js';
+export { compileMachine } from './compileMachine.js';
+export type { CompiledMachine, CompiledTransition, CompiledAction, CompiledStep } from './compileMachine.js';
+export type { Executor } from './MachineRunner.js';
 export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
 export {
   MachineDefinition,

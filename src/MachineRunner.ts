@@ -1,0 +1,130 @@
+import { createActor, type AnyStateMachine } from 'xstate';
+import { compileMachine, type CompiledMachine } from './compileMachine.js';
+import { definitionOf } from './createMachineOfKind.js';
+import type { AnyMachineKind } from './MachineKind.js';
+
+/** Where a machine is: its state and its context. */
+export interface MachineState<C> {
+  readonly value: string;
+  readonly context: C;
+}
+
+/**
+ * Which executor runs a session's machine. `'compiled'` (the default): the decision table
+ * generated from the machine's JSON. `'xstate'`: an XState actor, the reference the table is
+ * proven equal to; choose it to debug with XState's tools.
+ */
+export type Executor = 'compiled' | 'xstate';
+
+/** One running machine: the state after the last event, one event at a time. */
+export interface MachineRunner<C, E> {
+  readonly executor: Executor;
+  readonly state: MachineState<C>;
+  /** Takes one event and returns the state it left (the same object when nothing changed). */
+  send(event: E): MachineState<C>;
+  /** Whether the event would take a transition that changes something. */
+  can(event: E): boolean;
+}
+
+/**
+ * The executor used when a session does not name one: `ASSISTANT_SAFETY_EXECUTOR` in the
+ * environment (`xstate` or `compiled`) where there is one, so a whole process (a test run, a
+ * server being debugged) can switch without code changes; `'compiled'` otherwise.
+ */
+export function defaultExecutor(): Executor {
+  // Read once: the environment is slow to read (a system call per access in Node) and fixed per process.
+  if (envExecutor === undefined) {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    envExecutor = env?.['ASSISTANT_SAFETY_EXECUTOR'] === 'xstate' ? 'xstate' : 'compiled';
+  }
+  return envExecutor;
+}
+
+let envExecutor: Executor | undefined;
+
+/**
+ * Starts a machine of a kind on the chosen executor, fresh (`{ input }`) or where a snapshot left it
+ * (`{ state }`). A machine not built from JSON (no definition to compile) runs on XState.
+ *
+ * @example
+ * const runner = createMachineRunner(safetyMachineKind, safetyMachine, { input: {} }, 'compiled');
+ * runner.send({ type: 'CHECK_FINAL_ANSWER', at: 0 }).value; // 'RESOLVING'
+ */
+export function createMachineRunner<C, E extends { type: string }>(
+  kind: AnyMachineKind,
+  machine: AnyStateMachine,
+  start: { input: unknown } | { state: MachineState<C> },
+  executor: Executor = defaultExecutor(),
+): MachineRunner<C, E> {
+  const def = executor === 'compiled' ? definitionOf(machine) : undefined;
+  if (def) return compiledRunner(kind, def, start);
+  return xstateRunner(machine, start);
+}
+
+function compiledRunner<C, E extends { type: string }>(
+  kind: AnyMachineKind,
+  def: object,
+  start: { input: unknown } | { state: MachineState<C> },
+): MachineRunner<C, E> {
+  const table = compileMachine(kind, def) as unknown as CompiledMachine<C & object, E>;
+  if ('state' in start) {
+    if (!table.states.includes(start.state.value))
+      throw new Error(`machine "${table.definition.id}" has no state "${start.state.value}"`);
+    return new CompiledRunner(table, { value: start.state.value, context: start.state.context });
+  }
+  return new CompiledRunner(table, { value: table.initial, context: kind.initialContext(start.input) as C });
+}
+
+/** A class rather than closures: a session is created per restore on the Redis path, so its runner must be cheap. */
+class CompiledRunner<C, E extends { type: string }> implements MachineRunner<C, E> {
+  readonly executor = 'compiled' as const;
+  constructor(
+    private readonly table: CompiledMachine<C & object, E>,
+    public state: MachineState<C>,
+  ) {}
+  send(event: E): MachineState<C> {
+    const { state } = this;
+    const step = this.table.step(state.value, state.context as C & object, event);
+    if (step.transition !== undefined && (step.value !== state.value || step.context !== state.context))
+      this.state = { value: step.value, context: step.context };
+    return this.state;
+  }
+  can(event: E): boolean {
+    return this.table.can(this.state.value, this.state.context as C & object, event);
+  }
+}
+
+function xstateRunner<C, E extends { type: string }>(
+  machine: AnyStateMachine,
+  start: { input: unknown } | { state: MachineState<C> },
+): MachineRunner<C, E> {
+  const actor =
+    'state' in start
+      ? createActor(machine, {
+          snapshot: machine.resolveState({ value: start.state.value, context: start.state.context as never }),
+          input: {},
+        })
+      : createActor(machine, { input: start.input as never });
+  actor.start();
+  let snap = actor.getSnapshot();
+  let state: MachineState<C> = { value: snap.value as string, context: snap.context as C };
+  return {
+    executor: 'xstate',
+    get state() {
+      return state;
+    },
+    send(event) {
+      actor.send(event);
+      const next = actor.getSnapshot();
+      if (next.status === 'error') throw next.error;
+      if (next !== snap) {
+        snap = next;
+        state = { value: next.value as string, context: next.context as C };
+      }
+      return state;
+    },
+    can(event) {
+      return snap.can(event as never);
+    },
+  };
+}
