@@ -195,6 +195,7 @@ export async function redisFigures({ decisions = 2000, runs = 3 }: Partial<Redis
       better: 'lower',
       runs: pick(store, 'clientCpuUs'),
       baseline: { name: 'worker CPU per bare GET+SET', runs: pick(bare, 'clientCpuUs') },
+      target: { text: 'within 2× of a bare GET+SET', test: (_s, ratio) => ratio !== undefined && ratio <= 2 },
       note: '1 worker; process.cpuUsage of the worker over the run',
     }),
     makeFigure({

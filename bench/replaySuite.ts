@@ -78,7 +78,7 @@ export async function replayFigures({ events = 1_000_000, runs = 3 }: Partial<Re
           runs: jsons.map(rate),
           describe: (x) => ratioText(x, 'slower'),
         },
-        target: { text: '≥ 1,000,000 events/s', test: (s) => s.median >= 1_000_000 },
+        target: { text: 'within 2× of bare JSON.parse', test: (_s, ratio) => ratio !== undefined && ratio <= 2 },
         note: what,
       }),
       makeFigure({

@@ -232,6 +232,7 @@ export function atRestFigures({
     better: 'higher',
     runs: r,
     baseline: { name: 'JSON.parse of the same snapshot', runs: rBase, describe: (x) => ratioText(x, 'slower') },
+    target: { text: 'within 3× of JSON.parse', test: (_s, ratio) => ratio !== undefined && ratio <= 3 },
     note: `snapshot of ${Buffer.byteLength(text)} B (write and read in flight); the decision: a second write, blocked`,
   });
   return [perSession, perGb, snapshot, restoreFigure];

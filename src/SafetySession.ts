@@ -1,5 +1,11 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
-import { createMachineRunner, defaultExecutor, type Executor, type MachineRunner, type MachineState } from './MachineRunner.js';
+import {
+  createMachineRunner,
+  defaultExecutor,
+  type Executor,
+  type MachineRunner,
+  type MachineState,
+} from './MachineRunner.js';
 import { FSMBlockedError } from './FSMBlockedError.js';
 import {
   parsePersistedSession,
@@ -813,19 +819,32 @@ function overridesConfig(options: SafetySessionOptions): boolean {
  * checks the snapshot in full, as every snapshot was checked before checksums.
  */
 function trustedSnapshot(input: unknown): PersistedSession | undefined {
-  if (typeof input !== 'object' || input === null) return undefined;
+  // From text, the parsed value is the session's own: nothing to copy, only the checksum to check.
+  const owned = typeof input === 'string';
+  let value = input;
+  if (owned) {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return undefined; // the full check words the error
+    }
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
   try {
-    const s = input as Record<string, unknown>;
+    const s = value as Record<string, unknown>;
     if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
-    const copied = copyWithChecksum({
-      format: s['format'],
-      version: s['version'],
-      id: s['id'],
-      state: s['state'],
-      context: s['context'],
-      blockStreak: s['blockStreak'],
-    });
+    const copied = copyWithChecksum(
+      {
+        format: s['format'],
+        version: s['version'],
+        id: s['id'],
+        state: s['state'],
+        context: s['context'],
+        blockStreak: s['blockStreak'],
+      },
+      !owned,
+    );
     return copied !== undefined && copied.checksum === s['checksum']
       ? (copied.copy as unknown as PersistedSession)
       : undefined;

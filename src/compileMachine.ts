@@ -114,7 +114,11 @@ function buildTable<C extends object, E extends { type: string }>(
           target: t.target,
           guard: t.guard === undefined ? undefined : nameOf(t.guard),
           test: t.guard === undefined ? undefined : guards[nameOf(t.guard)],
-          actions: (t.actions ?? []).map((a) => ({ type: nameOf(a), params: paramsOf(a), run: actions[nameOf(a)]!.run })),
+          actions: (t.actions ?? []).map((a) => ({
+            type: nameOf(a),
+            params: paramsOf(a),
+            run: actions[nameOf(a)]!.run,
+          })),
         })),
       );
     }

@@ -36,7 +36,7 @@ function mixString(s: string): void {
 /** Thrown inside the walk for a value JSON would not keep as it is; caught by the caller. */
 const NOT_JSON = new Error('not plain JSON data');
 
-function walk(value: unknown, depth: number): unknown {
+function walk(value: unknown, depth: number, copying: boolean): unknown {
   if (value === null) {
     mix(TAG.null);
     return null;
@@ -59,21 +59,25 @@ function walk(value: unknown, depth: number): unknown {
       if (depth > 8) throw NOT_JSON; // snapshots are shallow; anything deeper is not one this build wrote
       if (Array.isArray(value)) {
         mix(TAG.array);
-        const out = new Array<unknown>(value.length);
-        for (let i = 0; i < value.length; i++) out[i] = walk(value[i], depth + 1);
+        const out = copying ? new Array<unknown>(value.length) : value;
+        for (let i = 0; i < value.length; i++) {
+          const v = walk(value[i], depth + 1, copying);
+          if (copying) out[i] = v;
+        }
         mix(TAG.end);
         return out;
       }
       if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
       mix(TAG.object);
-      const out: Record<string, unknown> = {};
+      const out: Record<string, unknown> = copying ? {} : (value as Record<string, unknown>);
       for (const key in value) {
         if (!Object.hasOwn(value, key)) continue;
         const v = (value as Record<string, unknown>)[key];
         if (v === undefined) continue; // JSON drops it too
         mix(TAG.key);
         mixString(key);
-        const copy = walk(v, depth + 1);
+        const copy = walk(v, depth + 1, copying);
+        if (!copying) continue;
         // A key like `__proto__` (a call id) is a name, never the prototype.
         if (key === '__proto__')
           Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
@@ -90,14 +94,16 @@ function walk(value: unknown, depth: number): unknown {
 /**
  * Copies a JSON value and computes its checksum in one walk; `undefined` for anything that is not
  * plain JSON data (a class instance, a getter or Proxy that throws, a cycle, a non-finite number).
+ * With `copying` false it only computes the checksum, and `copy` is the value itself (for a value
+ * nobody else holds, such as one just parsed from text).
  *
  * @example
  * copyWithChecksum({ a: [1, 'x'] })?.checksum; // 8 hex digits, the same for an equal value
  */
-export function copyWithChecksum<T>(value: T): { copy: T; checksum: string } | undefined {
+export function copyWithChecksum<T>(value: T, copying = true): { copy: T; checksum: string } | undefined {
   h = FNV_OFFSET;
   try {
-    const copy = walk(value, 0) as T;
+    const copy = walk(value, 0, copying) as T;
     return { copy, checksum: (h >>> 0).toString(16).padStart(8, '0') };
   } catch {
     return undefined;

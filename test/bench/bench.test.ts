@@ -94,9 +94,9 @@ describe('npm run bench (tiny sizes)', () => {
       expect(typeof f.target!.met).toBe('boolean');
       expect(f.target!.text).not.toBe('');
     }
-    const gate = results.figures.filter((f) => f.suite === 'gate' && f.target?.text === 'within 5× of the reducer');
+    const gate = results.figures.filter((f) => f.suite === 'gate' && f.target?.text === 'within 2× of the reducer');
     expect(gate.length).toBe(2);
-    for (const f of gate) expect(f.target!.met).toBe(f.baseline!.ratio <= 5);
+    for (const f of gate) expect(f.target!.met).toBe(f.baseline!.ratio <= 2);
     const bound = results.figures.filter((f) => f.suite === 'gate' && f.name.endsWith('targets bound'));
     expect(bound.length).toBe(1);
     expect(bound[0]!.target!.met).toBe(bound[0]!.baseline!.ratio <= 1.5);

@@ -49,7 +49,9 @@ describe('the compiled decision table', () => {
   it('should take every edge of the explored graph exactly as XState does', () => {
     expect(graph.edges.length).toBeGreaterThan(1000);
     expect(firstDisagreement(table, graph.edges)).toBeNull();
-    console.log(`compiled table: ${graph.edges.length} explored edges, ${graph.configurations.size} configurations, all equal to XState`);
+    console.log(
+      `compiled table: ${graph.edges.length} explored edges, ${graph.configurations.size} configurations, all equal to XState`,
+    );
   });
 
   it('should name the edge when the table is broken on purpose', () => {

@@ -27,31 +27,74 @@ const strip = <T extends object>(o: T): T =>
 
 /** Any call of the recording vocabulary a session takes, over a small world so that calls meet. */
 export const sessionCall: fc.Arbitrary<RecordedCall> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ id, kind, tool, targets, stateOnly: fc.option(fc.boolean(), { nil: undefined }), trust: fc.option(fc.constant('untrusted' as const), { nil: undefined }) }).map((c) => strip({ type: 'beginToolCall' as const, ...c })) },
-  { weight: 6, arbitrary: fc.record({ id, ok: fc.boolean(), verified: fc.option(fc.boolean(), { nil: undefined }), unknown: fc.option(fc.constant(true), { nil: undefined }), discovered: targets }).map((c) => strip({ type: 'endToolCall' as const, ...c, ...(c.unknown && { ok: false }) })) },
-  { weight: 3, arbitrary: fc.record({ kind, tool, targets }).map((c) => strip({ type: 'canExecuteTool' as const, ...c })) },
-  { weight: 3, arbitrary: fc.record({ kind, tool, targets }).map((c) => strip({ type: 'onToolSuccess' as const, ...c })) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        id,
+        kind,
+        tool,
+        targets,
+        stateOnly: fc.option(fc.boolean(), { nil: undefined }),
+        trust: fc.option(fc.constant('untrusted' as const), { nil: undefined }),
+      })
+      .map((c) => strip({ type: 'beginToolCall' as const, ...c })),
+  },
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({
+        id,
+        ok: fc.boolean(),
+        verified: fc.option(fc.boolean(), { nil: undefined }),
+        unknown: fc.option(fc.constant(true), { nil: undefined }),
+        discovered: targets,
+      })
+      .map((c) => strip({ type: 'endToolCall' as const, ...c, ...(c.unknown && { ok: false }) })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind, tool, targets }).map((c) => strip({ type: 'canExecuteTool' as const, ...c })),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind, tool, targets }).map((c) => strip({ type: 'onToolSuccess' as const, ...c })),
+  },
   { weight: 2, arbitrary: fc.constant({ type: 'canFinalAnswer' as const }) },
   { weight: 1, arbitrary: fc.constant({ type: 'completeVerification' as const }) },
   { weight: 1, arbitrary: fc.constant({ type: 'reset' as const }) },
   { weight: 1, arbitrary: fc.constant({ type: 'resetKeepProgress' as const }) },
-  { weight: 1, arbitrary: fc.record({ tool }).map((c) => ({ type: 'trackPendingRecovery' as const, errorCode: 'E', ...c })) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ tool }).map((c) => ({ type: 'trackPendingRecovery' as const, errorCode: 'E', ...c })),
+  },
   { weight: 1, arbitrary: fc.record({ tool }).map((c) => ({ type: 'checkRecoverySuccess' as const, ...c })) },
-  { weight: 1, arbitrary: fc.record({ targets, source: fc.option(fc.constantFrom('user' as const, 'human' as const, 'tool' as const), { nil: undefined }) }).map((c) => strip({ type: 'targetEstablished' as const, ...c })) },
-  { weight: 1, arbitrary: fc.record({ id, kind, tool, code: fc.constantFrom('LOOK_BEFORE_ASKING' as const, 'LOOP_DETECTED' as const) }).map((c) => ({ type: 'recordLoopBlock' as const, ...c })) },
   {
     weight: 1,
     arbitrary: fc
-      .record({ evidence: fc.constantFrom('target' as const, 'verification' as const), targets })
-      .map((c) =>
-        strip({
-          type: 'attest' as const,
-          reasonCode: c.evidence === 'target' ? ('TARGET_NOT_VALIDATED' as const) : ('UNVERIFIED_WRITE' as const),
-          evidence: c.evidence,
-          targets: c.targets,
-          by: 'ops@example.com',
-        }),
-      ),
+      .record({
+        targets,
+        source: fc.option(fc.constantFrom('user' as const, 'human' as const, 'tool' as const), { nil: undefined }),
+      })
+      .map((c) => strip({ type: 'targetEstablished' as const, ...c })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ id, kind, tool, code: fc.constantFrom('LOOK_BEFORE_ASKING' as const, 'LOOP_DETECTED' as const) })
+      .map((c) => ({ type: 'recordLoopBlock' as const, ...c })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ evidence: fc.constantFrom('target' as const, 'verification' as const), targets }).map((c) =>
+      strip({
+        type: 'attest' as const,
+        reasonCode: c.evidence === 'target' ? ('TARGET_NOT_VALIDATED' as const) : ('UNVERIFIED_WRITE' as const),
+        evidence: c.evidence,
+        targets: c.targets,
+        by: 'ops@example.com',
+      }),
+    ),
   },
 );
 

@@ -14,7 +14,10 @@ describe('mutant machines, compiled and interpreted', () => {
   it('should agree on every mutant of the mutation run', () => {
     const mutants = generateMutants(safetyMachineDefinition as never);
     expect(mutants.length).toBeGreaterThan(500);
-    const walks = fc.sample(fc.array(timedCall, { minLength: 60, maxLength: 60 }), { numRuns: EXPLORED_CONFIGS.length, seed: 42 });
+    const walks = fc.sample(fc.array(timedCall, { minLength: 60, maxLength: 60 }), {
+      numRuns: EXPLORED_CONFIGS.length,
+      seed: 42,
+    });
     let calls = 0;
     for (const mutant of mutants) {
       const machine = createSafetyMachine(mutant.json);

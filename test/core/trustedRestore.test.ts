@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSafetySession, restoreSafetySession, SnapshotError } from 'assistant-safety';
+import { copyWithChecksum } from '../../src/snapshotChecksum.js';
+import { sessionCall } from '../compiled/executors.js';
+
+/*
+ * A snapshot the session wrote itself carries a checksum; a restore that finds it intact skips the
+ * schema check. What it restores must be exactly what the full check restores, and any change to
+ * the snapshot sends it through the full check again.
+ */
+
+const clock = () => 1_700_000_000_000;
+const withoutChecksum = (snapshot: object) => {
+  const { checksum: _, ...rest } = snapshot as { checksum?: string };
+  return rest;
+};
+
+describe('restoring a snapshot the session wrote itself', () => {
+  it('should restore exactly what the full check restores, from the object and from its text', () => {
+    fc.assert(
+      fc.property(fc.array(sessionCall, { maxLength: 40 }), (calls) => {
+        const session = createSafetySession({ id: 's', now: clock, onWarning: () => {} });
+        for (const call of calls) {
+          try {
+            session.perform(call);
+          } catch {
+            // a call the session refuses (an id already in flight) changes nothing
+          }
+        }
+        const snapshot = session.persist();
+        expect(snapshot.checksum).toMatch(/^[0-9a-f]{8}$/);
+        for (const input of [JSON.parse(JSON.stringify(snapshot)), JSON.stringify(snapshot)]) {
+          const full = restoreSafetySession(withoutChecksum(snapshot), { now: clock });
+          const restored = restoreSafetySession(input, { now: clock });
+          expect(restored.state).toBe(full.state);
+          expect(restored.context).toEqual(full.context);
+          expect(restored.persist()).toEqual(snapshot);
+          const next = { id: 'next', kind: 'write', tool: 'restart_vm' } as const;
+          expect(restored.beginToolCall(next)?.toJSON() ?? null).toEqual(full.beginToolCall(next)?.toJSON() ?? null);
+          expect(restored.persist()).toEqual(full.persist());
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('should check a changed snapshot in full, and report what is wrong with it', () => {
+    const session = createSafetySession({ now: clock });
+    const snapshot = JSON.parse(JSON.stringify(session.persist()));
+    snapshot.blockStreak = -1; // the checksum no longer matches
+    expect(() => restoreSafetySession(snapshot)).toThrow(SnapshotError);
+    expect(() => restoreSafetySession(snapshot)).toThrow(/blockStreak/);
+  });
+
+  it('should not copy a caller’s object it trusts: changing it afterwards changes nothing in the session', () => {
+    const session = createSafetySession({ now: clock });
+    session.targetEstablished({ targets: ['vm:1'] });
+    const snapshot = JSON.parse(JSON.stringify(session.persist()));
+    const restored = restoreSafetySession(snapshot, { now: clock });
+    snapshot.context.wroteThisEpisode = true;
+    snapshot.state = 'VERIFYING';
+    expect(restored.state).toBe('READING');
+    expect(restored.wroteThisEpisode).toBe(false);
+  });
+
+  it('should take the fast path only on a matching checksum (it is a checksum, not a signature)', () => {
+    // Someone who recomputes the checksum of an edited snapshot gets it past the schema check: the
+    // store's access control protects snapshots, as documented. A negative streak shows it was skipped.
+    const session = createSafetySession({ now: clock });
+    const { checksum: _, ...body } = JSON.parse(JSON.stringify(session.persist()));
+    body.blockStreak = -1;
+    const forged = { ...body, checksum: copyWithChecksum(body)!.checksum };
+    expect(() => restoreSafetySession(forged, { now: clock })).not.toThrow();
+    expect(() => restoreSafetySession({ ...forged, checksum: '00000000' }, { now: clock })).toThrow(/blockStreak/);
+  });
+});
