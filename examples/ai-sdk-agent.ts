@@ -6,7 +6,7 @@
  * Runs offline: the model is the AI SDK's own MockLanguageModelV3 (`ai/test`),
  * scripted to make the moves a careless model makes (a write before
  * discovery, a final answer before verification). With a real model, replace
- * `scriptedModel()` by e.g. `openai('gpt-5')` from `@ai-sdk/openai`; nothing
+ * `scriptedModel()` by e.g. `openai('gpt-5')` from `@ai-sdk/openai@3`; nothing
  * else changes. Writes the session's recording (default
  * recordings/ai-sdk-agent.jsonl): `npx assistant-safety replay FILE`, or open
  * it in the app.
