@@ -3,18 +3,18 @@
  *
  *   npx tsx examples/ai-sdk-agent.ts [--out FILE] [--stream]
  *
- * Runs offline: the model is the AI SDK's own MockLanguageModelV4 (`ai/test`),
+ * Runs offline: the model is the AI SDK's own MockLanguageModelV3 (`ai/test`),
  * scripted to make the moves a careless model makes (a write before
  * discovery, a final answer before verification). With a real model, replace
- * `scriptedModel()` by e.g. `openai('gpt-5')` from `@ai-sdk/openai`; nothing
+ * `scriptedModel()` by e.g. `openai('gpt-5')` from `@ai-sdk/openai@3`; nothing
  * else changes. Writes the session's recording (default
  * recordings/ai-sdk-agent.jsonl): `npx assistant-safety replay FILE`, or open
  * it in the app.
  */
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { generateText, isStepCount, streamText, tool } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { createClassifier, createSafetySession } from 'assistant-safety';
 import { guardModel, guardTools } from 'assistant-safety/ai-sdk';
@@ -72,7 +72,7 @@ const guarded = guardTools(tools, { session, classify });
 const settings = {
   model,
   tools: guarded,
-  stopWhen: isStepCount(10),
+  stopWhen: stepCountIs(10),
   system: 'You operate virtual machines. Use the tools.',
   prompt: 'Restart web-01, please.',
   onStepFinish: (step: { toolResults: readonly { toolName: string; output: unknown }[]; text: string }) => {
@@ -118,7 +118,7 @@ function scriptedModel() {
     return move;
   };
   const input = JSON.stringify({ name: 'web-01' });
-  return new MockLanguageModelV4({
+  return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const move = next(prompt);
       return 'text' in move

@@ -4,7 +4,7 @@ const AI_SDK_APPROVER = 'ai-sdk:tool-approval';
 /**
  * The approval a person gave to call `toolCallId`, found in the messages the AI SDK hands a tool's
  * `execute`: a `tool-approval-response` with `approved: true` answering a `tool-approval-request`
- * for this call that the SDK did not decide by itself (`isAutomatic`). Anything unreadable is no approval.
+ * for this call. Anything unreadable is no approval.
  */
 export function approvalIn(
   messages: readonly unknown[] | undefined,
@@ -14,7 +14,7 @@ export function approvalIn(
     if (!Array.isArray(messages)) return null;
     const requests = new Set<string>();
     for (const part of partsOf(messages, 'assistant')) {
-      if (part.type === 'tool-approval-request' && part.toolCallId === toolCallId && part.isAutomatic !== true) {
+      if (part.type === 'tool-approval-request' && part.toolCallId === toolCallId) {
         if (typeof part.approvalId === 'string') requests.add(part.approvalId);
       }
     }

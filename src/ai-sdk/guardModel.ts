@@ -33,12 +33,12 @@ export type GuardModelOptions = z.input<typeof GuardModelOptions>;
 type Model = Exclude<LanguageModel, string>;
 // The provider types, as the `ai` package's own middleware type names them (no import of @ai-sdk/provider).
 type WrapGenerate = NonNullable<LanguageModelMiddleware['wrapGenerate']>;
-type LanguageModelV4 = ReturnType<typeof wrapLanguageModel>;
-type LanguageModelV4CallOptions = Parameters<WrapGenerate>[0]['params'];
-type LanguageModelV4Prompt = LanguageModelV4CallOptions['prompt'];
-type LanguageModelV4Content = Awaited<ReturnType<WrapGenerate>>['content'][number];
-type LanguageModelV4StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
-type LanguageModelV4StreamPart = LanguageModelV4StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
+type LanguageModelV3 = ReturnType<typeof wrapLanguageModel>;
+type LanguageModelV3CallOptions = Parameters<WrapGenerate>[0]['params'];
+type LanguageModelV3Prompt = LanguageModelV3CallOptions['prompt'];
+type LanguageModelV3Content = Awaited<ReturnType<WrapGenerate>>['content'][number];
+type LanguageModelV3StreamResult = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>;
+type LanguageModelV3StreamPart = LanguageModelV3StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['providerMetadata']>[string];
 
 /**
@@ -55,14 +55,15 @@ type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['prov
  * streams on) or ends (then the check runs), so a refused answer never
  * reaches the stream.
  *
- * @throws {TypeError} naming the bad option (`options.session`, `options.maxRePrompts`).
+ * @throws {TypeError} naming the bad option (`options.session`, `options.maxRePrompts`), or a model
+ *   that is not a `LanguageModelV3` (a provider older than AI SDK 6's).
  * @example
  * const session = createSafetySession();
  * const model = guardModel(openai('gpt-5'), { session, maxRePrompts: 2 });
- * const result = await generateText({ model, tools: guardTools(tools, { session, classify }), stopWhen: isStepCount(10), prompt });
+ * const result = await generateText({ model, tools: guardTools(tools, { session, classify }), stopWhen: stepCountIs(10), prompt });
  * result.providerMetadata?.['assistant-safety']; // set only when an unverified answer was let through
  */
-export function guardModel(model: LanguageModel, options: GuardModelOptions): LanguageModelV4 {
+export function guardModel(model: LanguageModel, options: GuardModelOptions): LanguageModelV3 {
   const parsed = GuardModelOptions.safeParse(options);
   if (!parsed.success) throw optionsError('guardModel', parsed.error);
   const { session, maxRePrompts } = parsed.data;
@@ -77,21 +78,29 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
           gateway
         ).languageModel(model)
       : model;
+  // Middleware wraps the SDK's own model version: an older provider's model is named, not half-wrapped.
+  if (resolved.specificationVersion !== 'v3') {
+    throw new TypeError(
+      `guardModel: model: expected a LanguageModelV3 (AI SDK 6 providers), got specificationVersion '${String(
+        resolved.specificationVersion,
+      )}' from ${String(resolved.provider)}; update the provider package to the major that AI SDK 6 uses`,
+    );
+  }
 
   const rePrompt = (
-    params: LanguageModelV4CallOptions,
-    prompt: LanguageModelV4Prompt,
+    params: LanguageModelV3CallOptions,
+    prompt: LanguageModelV3Prompt,
     answer: string,
     refusal: FSMBlockedError,
   ) => {
-    const next: LanguageModelV4Prompt = [...prompt];
+    const next: LanguageModelV3Prompt = [...prompt];
     if (answer) next.push({ role: 'assistant', content: [{ type: 'text', text: answer }] });
     next.push({ role: 'user', content: [{ type: 'text', text: rePromptText(session, refusal) }] });
     return { ...params, prompt: next };
   };
 
   const middleware: LanguageModelMiddleware = {
-    specificationVersion: 'v4',
+    specificationVersion: 'v3',
     // A call a person denied after an escalation: the model reads the block that asked, with their reason.
     transformParams: async ({ params }) => ({ ...params, prompt: withDeniedBlocks(session, params.prompt) }),
     wrapGenerate: async ({ doGenerate, params, model: inner }) => {
@@ -117,7 +126,7 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
       let call = params;
       for (let n = 0; ; n++) {
         const reader = current.stream.getReader();
-        const held: LanguageModelV4StreamPart[] = [];
+        const held: LanguageModelV3StreamPart[] = [];
         let done = false;
         while (!done) {
           const next = await reader.read();
@@ -142,7 +151,7 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
 }
 
 /** The prompt with each escalated call a person denied shown as the block that asked (see `guardToolApproval`). */
-function withDeniedBlocks(session: SafetySession, prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+function withDeniedBlocks(session: SafetySession, prompt: LanguageModelV3Prompt): LanguageModelV3Prompt {
   return prompt.map((message) => {
     if (message.role !== 'tool') return message;
     let changed = false;
@@ -158,16 +167,16 @@ function withDeniedBlocks(session: SafetySession, prompt: LanguageModelV4Prompt)
 }
 
 /** A part that means the model wants tools run (so this is not its final answer). */
-function asksForTools(part: LanguageModelV4Content | LanguageModelV4StreamPart): boolean {
+function asksForTools(part: LanguageModelV3Content | LanguageModelV3StreamPart): boolean {
   if (part.type === 'tool-call' || part.type === 'tool-input-start') return part.providerExecuted !== true;
   return part.type === 'tool-approval-request';
 }
 
-function textOf(content: LanguageModelV4Content[]): string {
+function textOf(content: LanguageModelV3Content[]): string {
   return content.map((p) => (p.type === 'text' ? p.text : '')).join('');
 }
 
-function textOfParts(parts: LanguageModelV4StreamPart[]): string {
+function textOfParts(parts: LanguageModelV3StreamPart[]): string {
   return parts.map((p) => (p.type === 'text-delta' ? p.delta : '')).join('');
 }
 
@@ -180,8 +189,8 @@ function warningOf(refusal: FSMBlockedError) {
   return { type: 'other' as const, message: `${METADATA_KEY}: final answer passed while blocked: ${refusal.message}` };
 }
 
-function flagParts(parts: LanguageModelV4StreamPart[], refusal: FSMBlockedError, rePrompts: number) {
-  const flagged = parts.map((p): LanguageModelV4StreamPart => {
+function flagParts(parts: LanguageModelV3StreamPart[], refusal: FSMBlockedError, rePrompts: number) {
+  const flagged = parts.map((p): LanguageModelV3StreamPart => {
     if (p.type === 'finish') {
       return { ...p, providerMetadata: { ...p.providerMetadata, [METADATA_KEY]: flagOf(refusal, rePrompts) } };
     }
@@ -203,7 +212,7 @@ function flagParts(parts: LanguageModelV4StreamPart[], refusal: FSMBlockedError,
   return flagged;
 }
 
-function streamOf(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageModelV4StreamPart> {
+function streamOf(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageModelV3StreamPart> {
   return new ReadableStream({
     start(controller) {
       for (const part of parts) controller.enqueue(part);
@@ -214,9 +223,9 @@ function streamOf(parts: LanguageModelV4StreamPart[]): ReadableStream<LanguageMo
 
 /** The held parts, then the rest of the model's stream as it comes. */
 function resume(
-  held: LanguageModelV4StreamPart[],
-  reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
-): LanguageModelV4StreamResult['stream'] {
+  held: LanguageModelV3StreamPart[],
+  reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
+): LanguageModelV3StreamResult['stream'] {
   let i = 0;
   return new ReadableStream({
     async pull(controller) {

@@ -8,53 +8,49 @@ export const GuardToolApprovalOptions = z.strictObject({
   session: SessionLike,
   /** The classifier `guardTools` uses. */
   classify: ClassifyOption,
-  /** Block reasons a person is asked about; every other block is denied without asking. */
+  /** Block reasons a person is asked about; any other block is the call's result, without asking. */
   escalate: EscalateOption,
 });
 export type GuardToolApprovalOptions = z.input<typeof GuardToolApprovalOptions>;
 
-/** The AI SDK's approval status (`ToolApprovalStatus`), as this function answers it. */
+/** What {@link guardToolApproval} says about one approval request. */
 export type GuardApprovalStatus =
   'not-applicable' | { type: 'user-approval'; reason: string } | { type: 'denied'; reason: string };
 
-/** The tool call the AI SDK hands a `toolApproval` function. */
+/** An approval request as the AI SDK returns it (a `tool-approval-request` part of `result.content`). */
 interface ApprovalQuestion {
   toolCall: { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean };
-  tools?: Record<string, unknown>;
 }
 
 /**
- * A `toolApproval` function for `generateText`, `streamText` and `ToolLoopAgent`
- * that asks a person for the evidence a block says is missing. For each tool
- * call it asks what the session would answer now (on a copy: nothing is
- * recorded): an allowed call needs no approval (`'not-applicable'`); a block
- * whose reason is in `escalate` asks a person (`'user-approval'`, the block's
- * message as the request's reason); any other block is denied without asking,
- * with the block's envelope as the reason the model reads. When the person
- * approves, `guardTools` (given the same `escalate`) attests their approval
- * and the machine decides the call again, so it runs once; when they deny,
- * `guardModel` shows the model the block with their reason.
+ * Why a person is asked to approve a tool call: give it a `tool-approval-request` the AI SDK
+ * returned (from `generateText`, `streamText` or `ToolLoopAgent`, with the tools from
+ * `guardTools` given the same `escalate`) and it asks what the session would answer now (on a
+ * copy: nothing is recorded). A block whose reason is in `escalate` is what the person is asked
+ * about (`'user-approval'`, the block's message as the reason to show them); any other block is
+ * one no approval lifts (`'denied'`, the block's envelope as the reason); a call the session
+ * allows, or one the gate does not judge (provider-executed), is `'not-applicable'` (the tool's
+ * own `needsApproval` asked). When the person approves, `guardTools` attests their approval and
+ * the machine decides the call again, so it runs once; when they deny, `guardModel` shows the
+ * model the block with their reason.
  *
  * @throws {TypeError} naming the bad option (`options.session`, `options.classify`, `options.escalate`).
  * @example
  * const guard = { session, classify, escalate: ['UNVERIFIED_WRITE', 'TARGET_NOT_VALIDATED'] };
- * const result = await generateText({ model, tools: guardTools(tools, guard), toolApproval: guardToolApproval(guard), messages });
- * // result.content holds a 'tool-approval-request' for an escalated block; answer it with a 'tool-approval-response'
+ * const result = await generateText({ model, tools: guardTools(tools, guard), messages });
+ * const why = guardToolApproval(guard);
+ * for (const request of result.content.filter((p) => p.type === 'tool-approval-request')) console.log(why(request));
+ * // { type: 'user-approval', reason: '...' }: answer it with a 'tool-approval-response'
  */
 export function guardToolApproval(
   options: GuardToolApprovalOptions,
-): (question: ApprovalQuestion) => GuardApprovalStatus {
+): (request: ApprovalQuestion) => GuardApprovalStatus {
   const parsed = GuardToolApprovalOptions.safeParse(options);
   if (!parsed.success) throw optionsError('guardToolApproval', parsed.error);
   const { session, classify, escalate } = parsed.data;
-  return ({ toolCall, tools }) => {
-    // Only calls guardTools gates: tools it left alone (provider-executed, no execute) are not its to judge.
-    const tool = tools?.[toolCall.toolName] as { execute?: unknown; isProviderExecuted?: unknown } | undefined;
-    if (
-      toolCall.providerExecuted === true ||
-      (tools && (typeof tool?.execute !== 'function' || tool.isProviderExecuted === true))
-    )
-      return 'not-applicable';
+  return ({ toolCall }) => {
+    // Only calls guardTools gates: a provider-executed call is not the gate's to judge.
+    if (toolCall.providerExecuted === true) return 'not-applicable';
     const call = describeCall(classify, toolCall.toolCallId, toolCall.toolName, toolCall.input);
     const blocked = probeCall(session, call.start);
     if (!blocked) return 'not-applicable';

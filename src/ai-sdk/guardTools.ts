@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SafetySession } from '../index.js';
 import { approvalIn } from './approvalIn.js';
+import { escalationNeeded, type ApprovalContext } from './escalationNeeded.js';
 import {
   beginGated,
   ClassifyOption,
@@ -23,8 +24,11 @@ export const GuardToolsOptions = z.strictObject({
    */
   classify: ClassifyOption,
   /**
-   * Block reasons a person may be asked about (with {@link guardToolApproval} as the call's `toolApproval`):
-   * when a person approved the call, their approval is attested and the machine decides the call again.
+   * Block reasons a person is asked about: each gated tool's `needsApproval` asks for a call the session
+   * would block for one of them (and still for every call the tool itself asks about); when a person
+   * approved the call, their approval is attested and the machine decides the call again. A person who
+   * denies it shows the model the block (with {@link guardModel}); {@link guardToolApproval} tells the
+   * person why they are asked.
    */
   escalate: EscalateOption,
 });
@@ -34,6 +38,7 @@ type AnyExecute = (
   input: unknown,
   options: { toolCallId: string; abortSignal?: AbortSignal; messages?: readonly unknown[] },
 ) => unknown;
+type NeedsApproval = (input: unknown, context: ApprovalContext) => unknown;
 type ToModelOutput = (options: { toolCallId: string; input: unknown; output: unknown }) => unknown;
 
 const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
@@ -51,9 +56,10 @@ const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
  * needs verifying). Only a tool its classifier declares self-verifying can
  * verify its own write, and never with evidence found in the call's own
  * arguments. After a read that verifies the last write, the verification is
- * completed, as the tool loop does. With `escalate`, a call a person approved
- * (see {@link guardToolApproval}) has its approval attested before the machine
- * decides it again. Tools without `execute` and provider-executed tools are
+ * completed, as the tool loop does. With `escalate`, each gated tool's
+ * `needsApproval` asks a person about a call the session would block for one
+ * of those reasons (see {@link guardToolApproval}), and a call they approved
+ * has its approval attested before the machine decides it again. Tools without `execute` and provider-executed tools are
  * returned unchanged. Names, schemas and types stay the same. A classifier
  * that throws or returns no tool kind makes the call a write (fail closed).
  *
@@ -63,7 +69,7 @@ const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
  * const result = await generateText({
  *   model: guardModel(openai('gpt-5'), { session }),
  *   tools: guardTools({ find_vm, restart_vm, get_vm_status }, { session, classify: createClassifier(rules) }),
- *   stopWhen: isStepCount(10),
+ *   stopWhen: stepCountIs(10),
  *   prompt: 'Restart web-01',
  * });
  */
@@ -89,7 +95,12 @@ function guardTool(
   escalate: readonly string[],
 ): unknown {
   if (typeof tool !== 'object' || tool === null) return tool;
-  const t = tool as { execute?: unknown; toModelOutput?: unknown; isProviderExecuted?: unknown };
+  const t = tool as {
+    execute?: unknown;
+    toModelOutput?: unknown;
+    isProviderExecuted?: unknown;
+    needsApproval?: unknown;
+  };
   // Provider-executed tools run at the provider; tools without execute are run by the caller.
   if (typeof t.execute !== 'function' || t.isProviderExecuted === true) return tool;
   const original = t.execute as AnyExecute;
@@ -123,6 +134,15 @@ function guardTool(
     // The tool's own converter expects its own output; a block envelope goes to the model as JSON.
     guarded.toModelOutput = (o: { toolCallId: string; input: unknown; output: unknown }) =>
       isEnvelope(o.output) ? { type: 'json', value: o.output } : toModelOutput.call(tool, o);
+  }
+  if (escalate.length > 0) {
+    const own = t.needsApproval;
+    // A person is asked when the tool itself asks, or when the gate would block the call for an escalated reason.
+    guarded.needsApproval = async (input: unknown, context: ApprovalContext) => {
+      const gate = escalationNeeded(session, classify, escalate, name, input, context);
+      const asks = typeof own === 'function' ? await (own as NeedsApproval).call(tool, input, context) : own === true;
+      return asks === true || gate;
+    };
   }
   return guarded;
 }

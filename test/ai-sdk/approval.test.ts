@@ -1,4 +1,4 @@
-import { generateText, isStepCount, type ModelMessage, type ToolApprovalResponse } from 'ai';
+import { generateText, stepCountIs, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { replayRecording } from 'assistant-safety';
 import { guardModel, guardTools } from 'assistant-safety/ai-sdk';
@@ -16,9 +16,11 @@ async function askForApproval(turns = script) {
   const mock = scriptedModel(turns);
   const settings = {
     model: guardModel(mock, { session: f.session }),
-    tools: guardTools(f.tools, { session: f.session, classify: f.classify }),
-    toolApproval: { restart_vm: 'user-approval' as const },
-    stopWhen: isStepCount(10),
+    tools: guardTools(
+      { ...f.tools, restart_vm: { ...f.tools.restart_vm, needsApproval: true } },
+      { session: f.session, classify: f.classify },
+    ),
+    stopWhen: stepCountIs(10),
   };
   const messages: ModelMessage[] = [{ role: 'user', content: 'Restart web-01.' }];
   const first = await generateText({ ...settings, messages });
@@ -33,7 +35,7 @@ async function askForApproval(turns = script) {
   return { ...f, mock, answer };
 }
 
-describe('guardTools with toolApproval', () => {
+describe('guardTools with a tool that needs approval', () => {
   it('should not begin a call that waits for approval, and gate it when it runs after approval', async () => {
     const a = await askForApproval();
     expect(a.runs).toEqual(['find_vm web-01']);

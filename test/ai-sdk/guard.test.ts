@@ -1,4 +1,4 @@
-import { generateText, isStepCount, streamText, type ToolSet } from 'ai';
+import { generateText, stepCountIs, streamText, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { parseRecording, replayRecording } from 'assistant-safety';
 import { guardModel, guardTools, METADATA_KEY, type FinalAnswerFlag } from 'assistant-safety/ai-sdk';
@@ -11,7 +11,7 @@ async function runAgent(mode: Mode, turns: Turn[], maxRePrompts?: number) {
   const mock = scriptedModel(turns);
   const model = guardModel(mock, { session: f.session, ...(maxRePrompts !== undefined && { maxRePrompts }) });
   const tools: ToolSet = guardTools(f.tools, { session: f.session, classify: f.classify });
-  const args = { model, tools, stopWhen: isStepCount(10), prompt: 'Restart web-01.' };
+  const args = { model, tools, stopWhen: stepCountIs(10), prompt: 'Restart web-01.' };
   let out;
   if (mode === 'generateText') {
     const r = await generateText(args);
@@ -136,7 +136,7 @@ describe.each<Mode>(['generateText', 'streamText'])('assistant-safety/ai-sdk wit
         session: f.session,
       }),
       tools,
-      stopWhen: isStepCount(10),
+      stopWhen: stepCountIs(10),
       prompt: 'Restart web-01.',
     };
     const steps = mode === 'generateText' ? (await generateText(args)).steps : await streamText(args).steps;
@@ -165,6 +165,14 @@ describe('guardTools', () => {
     );
   });
 
+  it('should name a model of an older specification instead of wrapping it', () => {
+    const f = fixture();
+    const old = { ...scriptedModel([]), specificationVersion: 'v2', provider: 'old-provider' };
+    expect(() => guardModel(old as never, { session: f.session })).toThrow(
+      /guardModel: model: expected a LanguageModelV3 .*'v2' from old-provider/,
+    );
+  });
+
   it('should classify a call as a write when the classifier throws (fail closed)', async () => {
     const f = fixture();
     const tools = guardTools(f.tools, {
@@ -173,7 +181,7 @@ describe('guardTools', () => {
         throw new Error('bug');
       },
     });
-    const output = await tools.find_vm.execute!({ name: 'web-01' }, { toolCallId: 'c1', messages: [], context: {} });
+    const output = await tools.find_vm.execute!({ name: 'web-01' }, { toolCallId: 'c1', messages: [] });
     expect(output).toMatchObject({ details: { reasonCode: 'NO_VALIDATED_TARGET', toolKind: 'write' } });
     expect(f.runs).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSafetySession } from 'assistant-safety';
@@ -35,7 +35,7 @@ describe('guardTools with a tool that throws a hostile value', () => {
         { session },
       ),
       tools,
-      stopWhen: isStepCount(10),
+      stopWhen: stepCountIs(10),
       prompt: 'Restart web-01.',
     });
     const error = result.steps.flatMap((s) => s.content).find((p) => p.type === 'tool-error');

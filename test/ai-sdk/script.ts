@@ -1,5 +1,5 @@
 import { tool } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
+import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { createClassifier, createMemoryRecorder, createSafetySession } from 'assistant-safety';
 
@@ -62,7 +62,7 @@ export function scriptedModel(turns: Turn[]) {
     if (!turn) throw new Error(`the script has ${turns.length} turns; the model was called again`);
     return turn;
   };
-  return new MockLanguageModelV4({
+  return new MockLanguageModelV3({
     doGenerate: async () => generateResult(next()),
     doStream: async () => streamResult(next()) as never,
   });

@@ -1,4 +1,4 @@
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClassifier, createSafetySession } from 'assistant-safety';
@@ -29,7 +29,7 @@ async function run(rules: Parameters<typeof createClassifier>[0], input: Record<
       { session },
     ),
     tools,
-    stopWhen: isStepCount(5),
+    stopWhen: stepCountIs(5),
     prompt: 'Apply the config.',
   });
   return session;
@@ -79,7 +79,7 @@ describe('guardTools and self-verification', () => {
         { session },
       ),
       tools,
-      stopWhen: isStepCount(5),
+      stopWhen: stepCountIs(5),
       prompt: 'Apply the config.',
     });
     expect(result.text).toBe('Applied and verified.');

@@ -1,4 +1,4 @@
-import { generateText, isStepCount } from 'ai';
+import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRecorder, createSafetySession } from 'assistant-safety';
 import { guardTools } from 'assistant-safety/ai-sdk';
@@ -12,7 +12,7 @@ describe('guardTools on a shadow-mode session', () => {
     const result = await generateText({
       model: scriptedModel([{ calls: [restart('w1')] }, { text: 'Restarted.' }]),
       tools: guardTools(f.tools, { session, classify: f.classify }),
-      stopWhen: isStepCount(5),
+      stopWhen: stepCountIs(5),
       prompt: 'Restart web-01.',
     });
     expect(f.runs).toEqual(['restart_vm web-01']);

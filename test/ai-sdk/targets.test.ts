@@ -1,4 +1,4 @@
-import { generateText, isStepCount, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClassifier, createSafetySession } from 'assistant-safety';
@@ -37,7 +37,7 @@ describe.each(['generateText', 'streamText'] as const)('guardTools with target b
         { session },
       ),
       tools,
-      stopWhen: isStepCount(10),
+      stopWhen: stepCountIs(10),
       prompt: 'Restart vm 1.',
     };
     const result = mode === 'generateText' ? await generateText(args) : streamText(args);

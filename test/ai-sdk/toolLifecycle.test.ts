@@ -5,8 +5,8 @@ import { createClassifier, replayRecording } from 'assistant-safety';
 import { guardTools } from 'assistant-safety/ai-sdk';
 import { fixture } from './script.js';
 
-const opts = (toolCallId: string, abortSignal?: AbortSignal): ToolExecutionOptions<never> =>
-  ({ toolCallId, messages: [], abortSignal, context: {} }) as never;
+const opts = (toolCallId: string, abortSignal?: AbortSignal): ToolExecutionOptions =>
+  ({ toolCallId, messages: [], abortSignal }) as never;
 
 /** restart_vm declared self-verifying: its own result may verify its write. */
 const selfVerifying = createClassifier({ tools: { restart_vm: { kind: 'write', selfVerifying: true } } });
@@ -27,7 +27,7 @@ function gated(
     },
     { session: f.session, classify: classify ?? f.classify },
   );
-  return { ...f, run: tools.restart_vm.execute! as (input: unknown, o: ToolExecutionOptions<never>) => unknown };
+  return { ...f, run: tools.restart_vm.execute! as (input: unknown, o: ToolExecutionOptions) => unknown };
 }
 
 describe('guardTools call lifecycle', () => {

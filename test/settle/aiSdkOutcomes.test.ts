@@ -1,4 +1,4 @@
-import { generateText, isStepCount, tool } from 'ai';
+import { generateText, stepCountIs, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createClassifier, createSafetySession } from 'assistant-safety';
@@ -37,7 +37,7 @@ describe('guardTools ends a write by the shared outcome table (AI SDK mock model
           { text: 'done' },
         ]),
         tools,
-        stopWhen: isStepCount(10),
+        stopWhen: stepCountIs(10),
         prompt: 'Restart it.',
         onStepFinish: () => {
           states.push(session.state);
