@@ -1,6 +1,6 @@
 import { createActor, type AnyStateMachine } from 'xstate';
 import { compileMachine, type CompiledMachine } from './compileMachine.js';
-import { definitionOf } from './createMachineOfKind.js';
+import { APPLY_ACTIONS, definitionOf } from './createMachineOfKind.js';
 import type { AnyMachineKind } from './MachineKind.js';
 
 /** Where a machine is: its state and its context. */
@@ -16,12 +16,29 @@ export interface MachineState<C> {
  */
 export type Executor = 'compiled' | 'xstate';
 
+/** A named action of the machine JSON, as the transition taken lists it. */
+export interface NamedAction {
+  readonly type: string;
+  readonly params?: unknown;
+}
+
+/** What one event did: the state it left, and the named actions of the transition it took (none: nothing ran). */
+export interface MachineStep<C> {
+  readonly state: MachineState<C>;
+  readonly actions: readonly NamedAction[];
+}
+
+const NO_ACTIONS: readonly NamedAction[] = Object.freeze([]);
+
 /** One running machine: the state after the last event, one event at a time. */
 export interface MachineRunner<C, E> {
   readonly executor: Executor;
   readonly state: MachineState<C>;
-  /** Takes one event and returns the state it left (the same object when nothing changed). */
-  send(event: E): MachineState<C>;
+  /**
+   * Takes one event and returns the state it left (the same object when nothing changed) and the
+   * named actions the machine ran for it: the machine's own report of what it decided.
+   */
+  send(event: E): MachineStep<C>;
   /** Whether the event would take a transition that changes something. */
   can(event: E): boolean;
 }
@@ -82,12 +99,13 @@ class CompiledRunner<C, E extends { type: string }> implements MachineRunner<C, 
     private readonly table: CompiledMachine<C & object, E>,
     public state: MachineState<C>,
   ) {}
-  send(event: E): MachineState<C> {
+  send(event: E): MachineStep<C> {
     const { state } = this;
     const step = this.table.step(state.value, state.context as C & object, event);
-    if (step.transition !== undefined && (step.value !== state.value || step.context !== state.context))
+    if (step.transition === undefined) return { state, actions: NO_ACTIONS };
+    if (step.value !== state.value || step.context !== state.context)
       this.state = { value: step.value, context: step.context };
-    return this.state;
+    return { state: this.state, actions: step.transition.actions };
   }
   can(event: E): boolean {
     return this.table.can(this.state.value, this.state.context as C & object, event);
@@ -114,6 +132,8 @@ function xstateRunner<C, E extends { type: string }>(
       return state;
     },
     send(event) {
+      // The transition XState will take, asked of XState itself, for the actions it names.
+      const actions = machine.getTransitionData(snap, event as never).flatMap((t) => t.actions.flatMap(namedActionsOf));
       actor.send(event);
       const next = actor.getSnapshot();
       if (next.status === 'error') throw next.error;
@@ -121,10 +141,22 @@ function xstateRunner<C, E extends { type: string }>(
         snap = next;
         state = { value: next.value as string, context: next.context as C };
       }
-      return state;
+      return { state, actions };
     },
     can(event) {
       return snap.can(event as never);
     },
   };
+}
+
+/**
+ * The named actions behind one of XState's actions: a transition with several named actions is
+ * bound to one `applyActions` whose params list them (see `createMachineOfKind`).
+ */
+function namedActionsOf(action: unknown): NamedAction[] {
+  if (typeof action === 'string') return [{ type: action }];
+  if (typeof action !== 'object' || action === null) return [];
+  const { type, params } = action as { type?: unknown; params?: unknown };
+  if (type === APPLY_ACTIONS) return (params as { steps: NamedAction[] }).steps;
+  return typeof type === 'string' ? [{ type, params }] : [];
 }

@@ -5,6 +5,8 @@ import {
   type Executor,
   type MachineRunner,
   type MachineState,
+  type MachineStep,
+  type NamedAction,
 } from './MachineRunner.js';
 import { FSMBlockedError } from './FSMBlockedError.js';
 import {
@@ -566,13 +568,14 @@ class Session implements SafetySession {
       case 'reset':
         this.blockStreak = 0;
         return this.apply(call);
-      case 'trackPendingRecovery': {
-        const known = new Set(this.snap.context.pendingRecoveries.map((r) => r.recoveryId));
-        return this.apply(call, (after) => {
-          const id = after.context.pendingRecoveries.find((r) => !known.has(r.recoveryId))?.recoveryId;
+      case 'trackPendingRecovery':
+        // The machine's `trackRecovery` appends the recovery it tracks: its id is the result.
+        return this.apply(call, (after, _at, actions) => {
+          const id = actions.some((a) => a.type === 'trackRecovery')
+            ? after.context.pendingRecoveries.at(-1)?.recoveryId
+            : undefined;
           return id ? { result: id } : {};
         });
-      }
       case 'checkRecoverySuccess': {
         const before = this.snap.context;
         return this.apply(call, (after, at) => {
@@ -605,18 +608,30 @@ class Session implements SafetySession {
 
   persist(): PersistedSession {
     // A deep copy keeps callers that mutate the result from reaching in; the same walk computes
-    // the checksum that lets a restore of this snapshot skip the schema check.
+    // the checksum that lets a restore of this snapshot skip the schema check. The id is left out
+    // of the checksum: a restore may give the session another id anyway (`options.id`), and
+    // snapshots of sessions in the same state then share a checksum (the replayer keeps one copy).
     const body = {
       format: PERSISTED_SESSION_FORMAT,
       version: PERSISTED_SESSION_VERSION,
-      id: this.id,
       state: this.state,
       context: this.snap.context,
       blockStreak: this.blockStreak,
     } as const;
     const copied = copyWithChecksum(body);
-    if (!copied) return { ...body, context: structuredClone(body.context) };
-    return { ...copied.copy, checksum: copied.checksum };
+    const { format, version, state, context, blockStreak } = copied?.copy ?? {
+      ...body,
+      context: structuredClone(body.context),
+    };
+    return {
+      format,
+      version,
+      id: this.id,
+      state,
+      context,
+      blockStreak,
+      ...(copied && { checksum: copied.checksum }),
+    };
   }
 
   subscribe(listener: (session: SafetySession) => void): () => void {
@@ -637,7 +652,7 @@ class Session implements SafetySession {
     return event;
   }
 
-  private send(event: SafetyEvent): { before: Snapshot; after: Snapshot } {
+  private send(event: SafetyEvent): { before: Snapshot; after: Snapshot; actions: readonly NamedAction[] } {
     const before = this.snap;
     // Most checks are allowed, and an allowed check takes no transition. On XState, its own
     // `can` (transition selection and guards, no microstep, no snapshot) says so for a
@@ -648,37 +663,39 @@ class Session implements SafetySession {
       (event.type === 'CHECK_TOOL' || event.type === 'CHECK_FINAL_ANSWER') &&
       !this.runner.can(event)
     ) {
-      return { before, after: before };
+      return { before, after: before, actions: [] };
     }
-    let after: Snapshot;
+    let step: MachineStep<SafetyContext>;
     try {
-      after = this.runner.send(event);
+      step = this.runner.send(event);
     } catch (error) {
       throw new Error(`assistant-safety: the machine failed on ${event.type}: ${String(error)}`, { cause: error });
     }
-    this.snap = after;
-    return { before, after };
+    this.snap = step.state;
+    return { before, after: step.state, actions: step.actions };
   }
 
-  /** A check: allowed unless the machine ran a `block` action for it. */
+  /** A check: allowed unless the transition the machine took for it ran a `block` action (the machine says so itself). */
   private decide(call: RecordedCall): Outcome {
     const at = this.clock();
     const event = this.eventOf(call, at);
-    const { before, after } = this.send(event);
+    const { before, after, actions } = this.send(event);
     let outcome: Outcome = { decision: 'allowed' };
-    if (after.context.blockCount > before.context.blockCount && after.context.lastBlock) {
+    const action = blockOf(actions);
+    if (action !== undefined) {
       this.blockStreak += 1;
+      // The block action also wrote its details (the targets it is about) into the context.
       const block = after.context.lastBlock;
       const blocked = new FSMBlockedError({
         state: before.value as SessionState,
-        reasonCode: block.reasonCode,
+        reasonCode: action.reasonCode,
         ...((event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL') && {
           toolName: event.tool,
           toolKind: event.kind,
         }),
         consecutiveBlocks: this.blockStreak,
         readAfterWrite: before.context.readAfterWrite,
-        ...(block.targets !== undefined && { targets: block.targets }),
+        ...(block?.targets !== undefined && { targets: block.targets }),
       });
       outcome =
         this.snap.context.config.mode === 'shadow'
@@ -709,10 +726,13 @@ class Session implements SafetySession {
     return { decision: 'allowed', wouldBlock };
   }
 
-  private apply(call: RecordedCall, extra?: (after: Snapshot, at: number) => Partial<Outcome>): Outcome {
+  private apply(
+    call: RecordedCall,
+    extra?: (after: Snapshot, at: number, actions: readonly NamedAction[]) => Partial<Outcome>,
+  ): Outcome {
     const at = this.clock();
-    const { before, after } = this.send(this.eventOf(call, at));
-    const outcome: Outcome = { decision: 'applied', ...extra?.(after, at) };
+    const { before, after, actions } = this.send(this.eventOf(call, at));
+    const outcome: Outcome = { decision: 'applied', ...extra?.(after, at, actions) };
     this.finish(at, call, before, after, outcome);
     return outcome;
   }
@@ -751,6 +771,12 @@ class Session implements SafetySession {
       report((e) => this.onRecorderError(e, entry), error);
     }
   }
+}
+
+/** The `block` action among those a transition ran, with its reason code (its params in the JSON). */
+function blockOf(actions: readonly NamedAction[]): { reasonCode: BlockReasonCode } | undefined {
+  for (const a of actions) if (a.type === 'block') return a.params as { reasonCode: BlockReasonCode };
+  return undefined;
 }
 
 /** Argument names of the lifecycle methods, for error paths. */
@@ -834,20 +860,20 @@ function trustedSnapshot(input: unknown): PersistedSession | undefined {
     const s = value as Record<string, unknown>;
     if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
+    const id = s['id'];
+    if (typeof id !== 'string' || id.length === 0) return undefined;
     const copied = copyWithChecksum(
       {
         format: s['format'],
         version: s['version'],
-        id: s['id'],
         state: s['state'],
         context: s['context'],
         blockStreak: s['blockStreak'],
       },
       !owned,
     );
-    return copied !== undefined && copied.checksum === s['checksum']
-      ? (copied.copy as unknown as PersistedSession)
-      : undefined;
+    if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
+    return { ...(copied.copy as Omit<PersistedSession, 'id'>), id };
   } catch {
     return undefined; // a getter or Proxy that throws: the full check reports it
   }

@@ -8,7 +8,7 @@ import {
 import type { AnyMachineKind } from './MachineKind.js';
 
 /** The one XState action a transition with several named actions is bound to (see `bind` below). */
-const APPLY_ACTIONS = 'applyActions';
+export const APPLY_ACTIONS = 'applyActions';
 
 type Patch = (c: object, e: { type: string }, p: unknown) => object;
 

@@ -68,9 +68,9 @@ describe('restoring a snapshot the session wrote itself', () => {
     // Someone who recomputes the checksum of an edited snapshot gets it past the schema check: the
     // store's access control protects snapshots, as documented. A negative streak shows it was skipped.
     const session = createSafetySession({ now: clock });
-    const { checksum: _, ...body } = JSON.parse(JSON.stringify(session.persist()));
+    const { checksum: _, id, ...body } = JSON.parse(JSON.stringify(session.persist()));
     body.blockStreak = -1;
-    const forged = { ...body, checksum: copyWithChecksum(body)!.checksum };
+    const forged = { ...body, id, checksum: copyWithChecksum(body)!.checksum };
     expect(() => restoreSafetySession(forged, { now: clock })).not.toThrow();
     expect(() => restoreSafetySession({ ...forged, checksum: '00000000' }, { now: clock })).toThrow(/blockStreak/);
   });
