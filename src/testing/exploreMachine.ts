@@ -16,6 +16,8 @@ export interface Configuration {
   /** A concrete snapshot with this key: the first one exploration reached. */
   snapshot: SafetySnapshotLike;
   config: SafetyConfig;
+  /** The machine's input the configuration was reached from: `{ config }`. */
+  input: SafetyMachineInput;
   /** Steps on a shortest path from an initial configuration. */
   depth: number;
   /** Index in `edges` of the last step of a shortest path here; undefined for an initial configuration. */
@@ -197,6 +199,7 @@ export function exploreMachine(machine: SafetyMachine, options: ExploreOptions =
       state: c.state as SessionState,
       snapshot: c.snapshot as SafetySnapshotLike,
       config: c.input.config!,
+      input: c.input,
       depth: c.depth,
       ...(c.parent !== undefined && { parent: c.parent }),
     });
