@@ -43,8 +43,8 @@ export interface KindExploration<C = unknown, E extends { type: string } = { typ
   key?(snapshot: KindSnapshot<C>): string;
   /** An event to send right after a step, as part of the same edge (the safety machine's `RUN_UNGATED` in shadow mode). */
   followUp?(step: KindStep<C, E>): E | undefined;
-  /** Keep edges that lead back to their own configuration. Default true. */
-  selfLoops?: boolean;
+  /** Keep edges whose event changes nothing at all (same state, same context). Default true. */
+  noOps?: boolean;
 }
 
 /** A reachable configuration. */
@@ -125,7 +125,9 @@ export function exploreKind<C, E extends { type: string }, M = E, I = undefined>
   } as never;
   const next = (s: KindSnapshot<C>, e: E) => machine.transition(s as never, e, scope) as unknown as KindSnapshot<C>;
   const key = exploration.key ?? ((s: KindSnapshot<C>) => JSON.stringify([s.value, s.context]));
-  const selfLoops = exploration.selfLoops ?? true;
+  const noOps = exploration.noOps ?? true;
+  const changesNothing = (a: KindSnapshot<C>, b: KindSnapshot<C>) =>
+    a === b || (a.value === b.value && JSON.stringify(a.context) === JSON.stringify(b.context));
   const configurations = new Map<string, KindConfiguration<C, I>>();
   const edges: KindEdge<C, E, M>[] = [];
   const outgoing = new Map<string, number[]>();
@@ -163,7 +165,7 @@ export function exploreKind<C, E extends { type: string }, M = E, I = undefined>
         steps.push(second);
       }
       const after = steps.at(-1)!.after;
-      if (!selfLoops && key(after) === from) continue;
+      if (!noOps && changesNothing(before, after)) continue;
       const edge: KindEdge<C, E, M> = {
         index: edges.length,
         from,
