@@ -5,7 +5,7 @@ import type { AnyMachineKindTesting, KindInvariant } from './MachineKindTesting.
 export interface KindViolation {
   invariant: KindInvariant<unknown, unknown>;
   message: string;
-  path: KindEdge<unknown, unknown, unknown>[];
+  path: KindEdge<unknown, { type: string }, unknown>[];
   /** How many edges (or, for a graph-wide rule, how many findings) break it. */
   count: number;
 }
