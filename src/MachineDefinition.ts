@@ -83,7 +83,6 @@ export class MachineDefinitionError extends Error {
 import { formatPath, issuesOf, type Issue } from './Issue.js';
 export { formatPath };
 
-
 /** Checks what the schema cannot: names resolve to states, events, guards and actions. */
 function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIssue[] {
   const issues: MachineIssue[] = [];

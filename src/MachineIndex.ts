@@ -117,19 +117,17 @@ export function indexMachine(def: MachineDefinition): MachineIndex {
   const lists = new Map<string, IndexedTransition[]>();
   const add = (map: Record<string, TransitionDefinition[]> | undefined, source: string | null) => {
     for (const [event, list] of Object.entries(map ?? {})) {
-      const indexed = list.map(
-        (t, index): IndexedTransition => ({
-          id: transitionId(source, event, index),
-          source,
-          event,
-          index,
-          ...(t.guard !== undefined && { guard: refName(t.guard) }),
-          ...(t.target !== undefined && { target: t.target }),
-          actions: (t.actions ?? []).map(refName),
-          description: t.description,
-          definition: t,
-        }),
-      );
+      const indexed = list.map((t, index): IndexedTransition => ({
+        id: transitionId(source, event, index),
+        source,
+        event,
+        index,
+        ...(t.guard !== undefined && { guard: refName(t.guard) }),
+        ...(t.target !== undefined && { target: t.target }),
+        actions: (t.actions ?? []).map(refName),
+        description: t.description,
+        definition: t,
+      }));
       lists.set(`${source ?? ANY_STATE} ${event}`, indexed);
       transitions.push(...indexed);
     }

@@ -37,7 +37,7 @@ function build<T>(path: string, io: CliIO, make: () => T): T | null {
 }
 
 /** The machine kinds `check`, `paths` and `mutate` know, by `--kind` name. */
-export const MACHINE_KINDS: Readonly<Record<string, AnyMachineKindTesting>> = {
+const MACHINE_KINDS: Readonly<Record<string, AnyMachineKindTesting>> = {
   safety: safetyKindTesting(),
   patrol: patrolKindTesting,
 };
