@@ -2,10 +2,10 @@ import { createMachineOfKind } from '../createMachineOfKind.js';
 import {
   MachineDefinitionError,
   type MachineDefinition,
-  type NamedRef,
   type TransitionDefinition,
   type TransitionMap,
 } from '../MachineDefinition.js';
+import { formatRef } from '../export/describeTransition.js';
 import { indexMachine } from '../MachineIndex.js';
 import { exploreKind, type KindStep } from './exploreKind.js';
 import type { ExploreOptions } from './exploreMachine.js';
@@ -52,13 +52,6 @@ export interface MutationReport {
   score: number;
   ms: number;
 }
-
-const refText = (ref: NamedRef) =>
-  typeof ref === 'string'
-    ? ref
-    : ref.params && 'reasonCode' in ref.params
-      ? `${ref.type}(${String(ref.params.reasonCode)})`
-      : ref.type;
 
 function listOf(def: MachineDefinition, source: string | null, event: string) {
   const map: TransitionMap = source === null ? def.on! : def.states[source]!.on!;
@@ -110,7 +103,7 @@ export function generateMutants(def: MachineDefinition): Mutant[] {
       });
     }
     (t.definition.actions ?? []).forEach((a, j) => {
-      mutate(`drop-action ${at} ${refText(a)}`, 'drop-action', source, event, (list) => {
+      mutate(`drop-action ${at} ${formatRef(a)}`, 'drop-action', source, event, (list) => {
         list[i]!.actions!.splice(j, 1);
       });
     });
