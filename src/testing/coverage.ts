@@ -35,7 +35,8 @@ export interface Resolution {
 
 /**
  * Replays XState's choice of transition for an event in a state, with the kind's guards
- * (the safety machine's by default).
+ * (the safety machine's by default), over the machine index's candidates. The fifth argument
+ * is not read (the index is built once per definition); it stays for callers that pass a list.
  *
  * @example
  * const r = resolveTransition(safetyMachineDefinition, 'VERIFYING', initialContext(), { type: 'CHECK_FINAL_ANSWER', at: 0 });
