@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { AnyMachineKind } from './MachineKind.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 import { safeParseInput } from './Issue.js';
+import { refName, refParams } from './MachineIndex.js';
 
 /*
  * The statechart as data: what `machines/*.json` holds. The shape follows
@@ -81,9 +82,6 @@ export class MachineDefinitionError extends Error {
 
 import { formatPath, issuesOf, type Issue } from './Issue.js';
 export { formatPath };
-
-const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
-const refParams = (ref: NamedRef) => (typeof ref === 'string' ? undefined : ref.params);
 
 /** Checks what the schema cannot: names resolve to states, events, guards and actions. */
 function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIssue[] {

@@ -37,6 +37,8 @@ export type {
   TransitionDefinition,
   StateDefinition,
 } from './MachineDefinition.js';
+export { indexMachine, refName, refParams, transitionId, parseTransitionId, ANY_STATE } from './MachineIndex.js';
+export type { MachineIndex, IndexedTransition, TransitionAddress } from './MachineIndex.js';
 export { guardImplementations } from './guards.js';
 export type { GuardName } from './guards.js';
 export { actionImplementations } from './actions.js';

@@ -1,19 +1,32 @@
 import { readFileSync } from 'node:fs';
+import type { AnyStateMachine } from 'xstate';
+import { createMachineOfKind, definitionOf } from '../createMachineOfKind.js';
 import { createSafetyMachine, type SafetyMachine } from '../createSafetyMachine.js';
-import { MachineDefinitionError } from '../MachineDefinition.js';
-import type { CliIO } from './Command.js';
+import { MachineDefinitionError, type MachineDefinition } from '../MachineDefinition.js';
+import { patrolKindTesting } from '../patrol/patrolKindTesting.js';
+import type { AnyMachineKindTesting } from '../testing/MachineKindTesting.js';
+import { safetyKindTesting } from '../testing/safetyKindTesting.js';
+import { UsageError, type CliIO } from './Command.js';
 
 /** Reads and validates a machine JSON file; prints a clear message and returns null when it is bad. */
 export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
-  let json: unknown;
+  const json = readJson(path, io);
+  if (json === undefined) return null;
+  return build(path, io, () => createSafetyMachine(json));
+}
+
+function readJson(path: string, io: CliIO): unknown {
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
     io.err(`${path}: ${(e as Error).message}`);
-    return null;
+    return undefined;
   }
+}
+
+function build<T>(path: string, io: CliIO, make: () => T): T | null {
   try {
-    return createSafetyMachine(json);
+    return make();
   } catch (e) {
     if (e instanceof MachineDefinitionError) {
       io.err(`${path}: ${e.message}`);
@@ -21,4 +34,43 @@ export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
     }
     throw e;
   }
+}
+
+/** The machine kinds `check`, `paths` and `mutate` know, by `--kind` name. */
+const MACHINE_KINDS: Readonly<Record<string, AnyMachineKindTesting>> = {
+  safety: safetyKindTesting(),
+  patrol: patrolKindTesting,
+};
+
+/** The usage text's paragraph on choosing the kind. */
+export const KIND_USAGE = `The machine's kind (its guards, actions, events and invariants) is chosen
+from the file's "id" (${Object.entries(MACHINE_KINDS)
+  .map(([name, t]) => `"${t.machineIds.join('", "')}": ${name}`)
+  .join(', ')}); a file with
+another id is read as a safety machine unless --kind safety|patrol says otherwise.`;
+
+/** A machine file loaded with its kind. */
+export interface KindMachineFile {
+  kindName: string;
+  testing: AnyMachineKindTesting;
+  machine: AnyStateMachine;
+  definition: MachineDefinition;
+}
+
+/**
+ * Reads a machine file of any known kind: `--kind` when given, else the kind whose machine ids
+ * hold the file's `id`, else the safety machine. Prints a clear message and returns null when
+ * the file is bad.
+ */
+export function loadKindMachineFile(path: string, io: CliIO, kind: string | undefined): KindMachineFile | null {
+  if (kind !== undefined && !Object.hasOwn(MACHINE_KINDS, kind))
+    throw new UsageError(`--kind must be ${Object.keys(MACHINE_KINDS).join(' or ')}, got "${kind}"`);
+  const json = readJson(path, io);
+  if (json === undefined) return null;
+  const id = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
+  const kindName =
+    kind ?? Object.keys(MACHINE_KINDS).find((name) => MACHINE_KINDS[name]!.machineIds.includes(String(id))) ?? 'safety';
+  const testing = MACHINE_KINDS[kindName]!;
+  const machine = build(path, io, () => createMachineOfKind(testing.kind, json));
+  return machine && { kindName, testing, machine, definition: definitionOf(machine)! };
 }

@@ -1,20 +1,24 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { safeParseMachineDefinition } from '../MachineDefinition.js';
 import { runMutants, type MutantResult } from '../testing/mutate.js';
-import { UsageError, type Command } from './Command.js';
+import { machineFileArgument } from './check.js';
+import type { Command } from './Command.js';
+import { KIND_USAGE, loadKindMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
 
 export const mutateCommand: Command = {
   name: 'mutate',
   summary: 'generate every single-point mutant of the machine and report which check kills',
-  usage: `assistant-safety mutate [--machine FILE] [--json] [--all]
+  usage: `assistant-safety mutate [FILE | --machine FILE] [--kind safety|patrol] [--json] [--all]
 
 Generates every single-point mutant of the machine JSON (default: the shipped
 machines/assistant-safety.json): drop a guard, swap a guard for another,
 retarget a transition, drop an action, drop a transition. Each is killed when
-the exhaustive invariant check finds a violation, or when validation rejects
-it. Mutants known to be equivalent are listed with the reason.
+the exhaustive check of its kind's invariants finds a violation, or when
+validation rejects it. Mutants known to be equivalent are listed with the
+reason. A mutant is named by its operator and the transition's id
+(STATE.EVENT[i], *.EVENT[i] for the root's): drop-guard RESOLVING.BEGIN_CALL[2] (isWrite).
+
+${KIND_USAGE}
 
   --all   list every mutant, not only the survivors and equivalents
 
@@ -24,23 +28,17 @@ survived, 2 a malformed machine file.`,
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { machine: { type: 'string' }, json: { type: 'boolean' }, all: { type: 'boolean' } },
+      options: {
+        machine: { type: 'string' },
+        kind: { type: 'string' },
+        json: { type: 'boolean' },
+        all: { type: 'boolean' },
+      },
     });
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    const file = values.machine ?? defaultMachinePath();
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(file, 'utf8'));
-    } catch (e) {
-      io.err(`${file}: ${(e as Error).message}`);
-      return 2;
-    }
-    const parsed = safeParseMachineDefinition(json);
-    if (!parsed.success) {
-      io.err(`${file}: ${parsed.error.message}`);
-      return 2;
-    }
-    const report = runMutants(parsed.data);
+    const file = machineFileArgument(positionals, values.machine) ?? defaultMachinePath();
+    const loaded = loadKindMachineFile(file, io, values.kind);
+    if (!loaded) return 2;
+    const report = runMutants(loaded.definition, { testing: loaded.testing });
     const line = (r: MutantResult) =>
       `  ${r.status.padEnd(10)} ${r.mutant.id}${r.detail ? `\n             ${r.detail}` : ''}`;
     if (values.json) {
@@ -48,6 +46,7 @@ survived, 2 a malformed machine file.`,
         JSON.stringify(
           {
             machine: file,
+            kind: loaded.kindName,
             mutants: report.results.length,
             killed: report.killed,
             rejected: report.rejected,
@@ -80,7 +79,7 @@ survived, 2 a malformed machine file.`,
       if (shown.length) io.out(shown.map(line).join('\n'));
       if (report.survived)
         io.out(
-          'A surviving mutant means an invariant is missing, or the mutant is equivalent and belongs in src/mbt/equivalentMutants.ts with the reason.',
+          'A surviving mutant means an invariant is missing, or the mutant is equivalent and belongs in src/testing/equivalentMutants.ts with the reason.',
         );
     }
     return report.survived ? 1 : 0;

@@ -1,15 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { definitionOf } from '../createSafetyMachine.js';
+import { definitionOf, type SafetyMachine } from '../createSafetyMachine.js';
+import { exploreKind } from '../testing/exploreKind.js';
+import { kindPlans } from '../testing/kindPaths.js';
+import { machineFileArgument } from './check.js';
 import { checkInvariants } from '../testing/checkInvariants.js';
 import { exploreMachine } from '../testing/exploreMachine.js';
 import { plansToJUnit, plansToJson, type PlanFigures } from '../testing/formatPlans.js';
 import { runMutants } from '../testing/mutate.js';
 import { buildQaReport, qaReportToHtml, qaReportToMarkdown } from '../testing/qaReport.js';
 import { generatePlans, type PathStrategy } from '../testing/paths.js';
-import { UsageError, type Command } from './Command.js';
-import { loadMachineFile } from './loadMachineFile.js';
+import { UsageError, type CliIO, type Command } from './Command.js';
+import { KIND_USAGE, loadKindMachineFile, type KindMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
 
 const FORMATS = { json: 'json', md: 'md', html: 'html', junit: 'xml' } as const;
@@ -26,11 +29,17 @@ export function parseDepth(text: string | undefined, fallback: number): number {
 export const pathsCommand: Command = {
   name: 'paths',
   summary: 'write the generated path plans (json, md, html or junit)',
-  usage: `assistant-safety paths [--machine FILE] [--strategy shortest|simple] [--depth N] [--format json|md|html|junit] [--out DIR] [--skip-mutants]
+  usage: `assistant-safety paths [FILE | --machine FILE] [--kind safety|patrol] [--strategy shortest|simple] [--depth N] [--format json|md|html|junit] [--out DIR] [--skip-mutants]
 
 Generates path plans from the machine graph (default machine: the shipped
 machines/assistant-safety.json) and writes them to stdout, or to
 DIR/paths-<strategy>.<json|md|html|xml> with --out.
+
+${KIND_USAGE}
+A machine of another kind than the safety machine (Patrol's) gets the
+shortest strategy in json or md: a path to every configuration and one
+through each transition or guard outcome those miss, each step an event and
+the state after it.
 
   --strategy shortest  a shortest path to every configuration, plus one through
                        each transition or guard outcome those miss (default)
@@ -51,6 +60,7 @@ Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
       allowPositionals: true,
       options: {
         machine: { type: 'string' },
+        kind: { type: 'string' },
         strategy: { type: 'string', default: 'shortest' },
         depth: { type: 'string' },
         format: { type: 'string', default: 'json' },
@@ -58,7 +68,7 @@ Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
         'skip-mutants': { type: 'boolean' },
       },
     });
-    if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const file = machineFileArgument(positionals, values.machine) ?? defaultMachinePath();
     const strategy = values.strategy as PathStrategy;
     if (strategy !== 'shortest' && strategy !== 'simple')
       throw new UsageError(`--strategy must be shortest or simple, got "${values.strategy}"`);
@@ -69,9 +79,14 @@ Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
     if (values.depth !== undefined && strategy !== 'simple')
       throw new UsageError('--depth applies to --strategy simple only');
 
-    const file = values.machine ?? defaultMachinePath();
-    const machine = loadMachineFile(file, io);
-    if (!machine) return 2;
+    const loaded = loadKindMachineFile(file, io, values.kind);
+    if (!loaded) return 2;
+    if (loaded.kindName !== 'safety') {
+      if (strategy !== 'shortest' || (format !== 'json' && format !== 'md'))
+        throw new UsageError(`a ${loaded.kindName} machine has --strategy shortest and --format json or md only`);
+      return writeOut(otherKindPlans(file, loaded, format), values.out, `paths-${strategy}.${FORMATS[format]}`, io);
+    }
+    const machine = loaded.machine as SafetyMachine;
     const started = performance.now();
     const graph = exploreMachine(machine);
     const plans = generatePlans(graph, strategy, depth);
@@ -107,21 +122,69 @@ Exit codes: 0 written, 2 bad arguments or a malformed machine file.`,
           : format === 'junit'
             ? plansToJUnit(plans, `assistant-safety paths (${strategy})`)
             : plansToJson(plans, figures);
-    if (values.out === undefined) {
-      io.out(text);
-      return 0;
-    }
-    const target = join(values.out, `paths-${strategy}.${FORMATS[format]}`);
-    try {
-      mkdirSync(values.out, { recursive: true });
-      writeFileSync(target, text);
-    } catch (e) {
-      io.err(`paths: cannot write ${target}: ${(e as Error).message}`);
-      return 2;
-    }
-    io.out(
-      `${target}: ${plans.length} paths over ${figures.configurations} configurations, ${figures.edges} edges (generated in ${Math.round(figures.ms)} ms)`,
+    return writeOut(
+      {
+        text,
+        summary: `${plans.length} paths over ${figures.configurations} configurations, ${figures.edges} edges (generated in ${Math.round(figures.ms)} ms)`,
+      },
+      values.out,
+      `paths-${strategy}.${FORMATS[format]}`,
+      io,
     );
-    return 0;
   },
 };
+
+/** Writes a report to stdout, or to DIR/name with a one-line summary. */
+function writeOut(report: { text: string; summary: string }, dir: string | undefined, name: string, io: CliIO): number {
+  if (dir === undefined) {
+    io.out(report.text);
+    return 0;
+  }
+  const target = join(dir, name);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(target, report.text);
+  } catch (e) {
+    io.err(`paths: cannot write ${target}: ${(e as Error).message}`);
+    return 2;
+  }
+  io.out(`${target}: ${report.summary}`);
+  return 0;
+}
+
+/** The generic path generator's plans for a machine of another kind, as json or md. */
+function otherKindPlans(file: string, loaded: KindMachineFile, format: 'json' | 'md') {
+  const started = performance.now();
+  const graph = exploreKind(loaded.machine, loaded.testing.exploration());
+  const plans = kindPlans(graph, loaded.testing.kind);
+  const ms = performance.now() - started;
+  const summary = `${plans.length} paths over ${graph.configurations.size} configurations, ${graph.edges.length} edges (generated in ${Math.round(ms)} ms)`;
+  const text =
+    format === 'json'
+      ? JSON.stringify(
+          {
+            machine: file,
+            kind: loaded.kindName,
+            strategy: 'shortest',
+            configurations: graph.configurations.size,
+            edges: graph.edges.length,
+            ms: Math.round(ms),
+            plans,
+          },
+          null,
+          2,
+        )
+      : [
+          `# Paths: ${loaded.definition.id} (${file})`,
+          '',
+          `${summary}.`,
+          '',
+          ...plans.flatMap((p, i) => [
+            `## ${i + 1}. ${p.name}`,
+            '',
+            ...p.steps.map((s, j) => `${j + 1}. ${s.label} ⇒ ${s.state}`),
+            '',
+          ]),
+        ].join('\n');
+  return { text, summary };
+}

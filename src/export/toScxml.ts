@@ -1,4 +1,5 @@
 import type { MachineDefinition, NamedRef, TransitionDefinition } from '../MachineDefinition.js';
+import { refName } from '../MachineIndex.js';
 
 /** Namespace of the named guards and actions in exported SCXML. */
 export const SCXML_ACTION_NAMESPACE = 'urn:assistant-safety:scxml';
@@ -15,7 +16,7 @@ function action(ref: NamedRef): string {
 }
 
 function transition(event: string, t: TransitionDefinition, indent: string): string {
-  const guard = t.guard === undefined ? '' : ` cond="${esc(typeof t.guard === 'string' ? t.guard : t.guard.type)}"`;
+  const guard = t.guard === undefined ? '' : ` cond="${esc(refName(t.guard))}"`;
   const target = t.target === undefined ? ' type="internal"' : ` target="${esc(t.target)}"`;
   const body = [
     `${indent}  <!-- ${esc(t.description).replace(/--/g, '- -')} -->`,

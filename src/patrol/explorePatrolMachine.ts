@@ -1,8 +1,16 @@
 import type { AnyStateMachine } from 'xstate';
-import { getAdjacencyMap } from 'xstate/graph';
-import { patrolDefinitionOf, type PatrolMachine } from './createPatrolMachine.js';
+import {
+  exploreKind,
+  kindPathTo,
+  type KindConfiguration,
+  type KindEdge,
+  type KindExploration,
+  type KindGraph,
+} from '../testing/index.js';
+import type { PatrolMachine } from './createPatrolMachine.js';
 import {
   projectPatrolSnapshot,
+  type PatrolContext,
   type PatrolEvent,
   type PatrolProjection,
   type PatrolSnapshotLike,
@@ -11,7 +19,7 @@ import {
 /**
  * The events exploration sends in every state: each kind of event once, with
  * the values that matter to the guards (no unmatched signal, one, two; no
- * missing verdict, one). Events a state does not handle change nothing, so a
+ * missing verdict, one, two). Events a state does not handle change nothing, so a
  * machine edit that makes a state handle one is seen.
  */
 export const PATROL_EXPLORATION_EVENTS: readonly PatrolEvent[] = [
@@ -26,6 +34,7 @@ export const PATROL_EXPLORATION_EVENTS: readonly PatrolEvent[] = [
   { type: 'SIGNALS_DETECTED', signals: 2, unmatched: 2 },
   { type: 'ASSESSMENTS_CHECKED', missing: 0 },
   { type: 'ASSESSMENTS_CHECKED', missing: 1 },
+  { type: 'ASSESSMENTS_CHECKED', missing: 2 },
   { type: 'RECONCILED', resolved: 1 },
   { type: 'RECORDED' },
   { type: 'DISPATCH', findingId: 'f1' },
@@ -33,32 +42,17 @@ export const PATROL_EXPLORATION_EVENTS: readonly PatrolEvent[] = [
   { type: 'PHASE_FAILED', message: 'failed' },
 ];
 
-/** A reachable configuration of a run: its projection, with the growing counts capped. */
-export interface PatrolConfiguration {
-  key: string;
+/** A reachable configuration of a run, with its projection. */
+export interface PatrolConfiguration extends KindConfiguration<PatrolContext, undefined> {
   projection: PatrolProjection;
-  snapshot: PatrolSnapshotLike;
-  depth: number;
-  /** Index in `edges` of the last step of a shortest path here; absent for the initial one. */
-  parent?: number;
 }
 
-export interface PatrolEdge {
-  index: number;
-  from: string;
-  to: string;
-  event: PatrolEvent;
-  before: PatrolProjection;
-  after: PatrolProjection;
-}
+/** One edge of a run's graph: an event that changes the configuration. */
+export type PatrolEdge = KindEdge<PatrolContext, PatrolEvent, PatrolEvent>;
 
-export interface PatrolGraph {
-  initial: string;
-  /** States with no transitions in the machine's definition: where a run ends. */
-  finalStates: string[];
+/** The explored graph of a Patrol machine: the generic explorer's, each configuration with its projection. */
+export interface PatrolGraph extends KindGraph<PatrolContext, PatrolEvent, PatrolEvent, undefined> {
   configurations: Map<string, PatrolConfiguration>;
-  edges: PatrolEdge[];
-  outgoing: Map<string, number[]>;
 }
 
 const CAPS = { evaluationReports: 4, refusedReports: 1, records: 2, dispatched: 2, errors: 2 } as const;
@@ -77,75 +71,48 @@ export function patrolConfigurationKey(snapshot: PatrolSnapshotLike): string {
   return JSON.stringify(p);
 }
 
+/** An event as a path step reads: its type, then its fields (`SIGNALS_DETECTED signals=2 unmatched=1`). */
+const patrolEventLabel = (event: PatrolEvent) =>
+  [
+    event.type,
+    ...Object.entries(event)
+      .filter(([k]) => k !== 'type')
+      .map(([k, v]) => `${k}=${String(v)}`),
+  ].join(' ');
+
+/**
+ * How a Patrol machine is explored, as data for the generic explorer: every
+ * event class of {@link PATROL_EXPLORATION_EVENTS} in every configuration,
+ * configurations told apart by {@link patrolConfigurationKey}, and events
+ * that change nothing left out.
+ *
+ * @example
+ * exploreKind(patrolMachine, patrolExploration()).configurations.size;
+ */
+export function patrolExploration(): KindExploration<PatrolContext, PatrolEvent, PatrolEvent, undefined> {
+  return {
+    moves: () => PATROL_EXPLORATION_EVENTS.map((event) => ({ label: patrolEventLabel(event), event })),
+    key: (snapshot) => patrolConfigurationKey(snapshot),
+    noOps: false,
+  };
+}
+
 /**
  * Every configuration a Patrol machine can reach under
- * {@link PATROL_EXPLORATION_EVENTS}, with XState's `getAdjacencyMap`, laid
- * out breadth-first with a shortest path to each configuration. Events that
- * change nothing are not edges.
+ * {@link PATROL_EXPLORATION_EVENTS}: the generic explorer (`exploreKind`) with
+ * {@link patrolExploration}, breadth-first with a shortest path to each
+ * configuration. Events that change nothing are not edges.
  *
  * @example
  * const graph = explorePatrolMachine(patrolMachine);
  * graph.configurations.size;
  */
 export function explorePatrolMachine(machine: PatrolMachine): PatrolGraph {
-  const adjacency = getAdjacencyMap(machine as AnyStateMachine, {
-    serializeState: (s) => patrolConfigurationKey(s as unknown as PatrolSnapshotLike),
-    serializeEvent: (e) => JSON.stringify(e),
-    events: () => PATROL_EXPLORATION_EVENTS as never,
-  }) as unknown as Record<string, { state: unknown; transitions: Record<string, unknown> }>;
-  const entries = Object.entries(adjacency);
-  const initial = entries[0]![0];
+  const graph = exploreKind(machine as AnyStateMachine, patrolExploration());
   const configurations = new Map<string, PatrolConfiguration>();
-  const edges: PatrolEdge[] = [];
-  const outgoing = new Map<string, number[]>();
-  const snapshotOf = (key: string) => adjacency[key]!.state as unknown as PatrolSnapshotLike;
-  configurations.set(initial, {
-    key: initial,
-    projection: projectPatrolSnapshot(snapshotOf(initial)),
-    snapshot: snapshotOf(initial),
-    depth: 0,
-  });
-  const queue = [initial];
-  for (let i = 0; i < queue.length; i++) {
-    const from = queue[i]!;
-    const list: number[] = [];
-    for (const t of Object.values(adjacency[from]!.transitions) as Array<{
-      event: PatrolEvent;
-      state: PatrolSnapshotLike;
-    }>) {
-      const to = patrolConfigurationKey(t.state);
-      if (to === from) continue;
-      const edge: PatrolEdge = {
-        index: edges.length,
-        from,
-        to,
-        event: t.event,
-        before: configurations.get(from)!.projection,
-        after: projectPatrolSnapshot(t.state),
-      };
-      edges.push(edge);
-      list.push(edge.index);
-      if (!configurations.has(to)) {
-        const snapshot = adjacency[to] ? snapshotOf(to) : t.state;
-        configurations.set(to, {
-          key: to,
-          projection: projectPatrolSnapshot(snapshot),
-          snapshot,
-          depth: configurations.get(from)!.depth + 1,
-          parent: edge.index,
-        });
-        queue.push(to);
-      }
-    }
-    outgoing.set(from, list);
-  }
-  const definition = patrolDefinitionOf(machine);
-  const finalStates = definition
-    ? Object.entries(definition.states)
-        .filter(([, st]) => Object.keys(st.on ?? {}).length === 0)
-        .map(([name]) => name)
-    : [];
-  return { initial, finalStates, configurations, edges, outgoing };
+  for (const [key, c] of graph.configurations)
+    configurations.set(key, { ...c, projection: projectPatrolSnapshot(c.snapshot) });
+  return { ...graph, configurations };
 }
 
 /**
@@ -155,14 +122,7 @@ export function explorePatrolMachine(machine: PatrolMachine): PatrolGraph {
  * shortestPatrolPath(graph, key).map((e) => e.event.type); // ['START', 'PHASE_FAILED', 'RECORDED', 'DISPATCH_DONE']
  */
 export function shortestPatrolPath(graph: PatrolGraph, key: string): PatrolEdge[] {
-  const path: PatrolEdge[] = [];
-  let at = graph.configurations.get(key);
-  while (at?.parent !== undefined) {
-    const edge = graph.edges[at.parent]!;
-    path.push(edge);
-    at = graph.configurations.get(edge.from);
-  }
-  return path.reverse();
+  return kindPathTo(graph, key);
 }
 
 /**
@@ -175,7 +135,7 @@ export function shortestPatrolPath(graph: PatrolGraph, key: string): PatrolEdge[
 export function patrolStatePaths(graph: PatrolGraph): string[][] {
   const found = new Set<string>();
   const walk = (key: string, path: string[], seen: Set<string>) => {
-    const state = graph.configurations.get(key)!.projection.state;
+    const state = graph.configurations.get(key)!.state;
     const next = path[path.length - 1] === state ? path : [...path, state];
     const out = graph.outgoing.get(key) ?? [];
     if (out.length === 0) {
@@ -190,6 +150,6 @@ export function patrolStatePaths(graph: PatrolGraph): string[][] {
       seen.delete(to);
     }
   };
-  walk(graph.initial, [], new Set([graph.initial]));
+  for (const start of graph.initial) walk(start, [], new Set([start]));
   return [...found].map((p) => JSON.parse(p) as string[]).sort();
 }

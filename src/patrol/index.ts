@@ -151,9 +151,12 @@ export {
   patrolStatePaths,
   patrolConfigurationKey,
   PATROL_EXPLORATION_EVENTS,
+  patrolExploration,
 } from './explorePatrolMachine.js';
+export { patrolKindTesting } from './patrolKindTesting.js';
 export type { PatrolGraph, PatrolConfiguration, PatrolEdge } from './explorePatrolMachine.js';
 export { PATROL_INVARIANTS, checkPatrolInvariants } from './patrolInvariants.js';
+export { PATROL_PROTOCOL_INVARIANTS } from './patrolProtocolInvariants.js';
 export { replayPatrolSteps } from './replayPatrolSteps.js';
 export type { PatrolDivergence } from './replayPatrolSteps.js';
 export type { PatrolInvariant, PatrolViolation } from './patrolInvariants.js';

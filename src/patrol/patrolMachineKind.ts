@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineMachineKind, type MachineKindInit } from '../index.js';
 import { PatrolPhase, RunError, RunType } from './PatrolRunRecord.js';
 
 /*
@@ -166,17 +167,24 @@ export function projectPatrolSnapshot(s: PatrolSnapshotLike): PatrolProjection {
 }
 
 /**
- * The Patrol machine kind: the pieces generic tooling (loading, exploring,
- * recording, replaying) needs, in one value.
+ * The Patrol machine kind: its context and event schemas, the guards and actions
+ * `machines/patrol.json` may name, and what a recording keeps of its context. The generic
+ * loader (`parseMachineDefinition(json, patrolMachineKind)`) and builder (`createMachineOfKind`)
+ * take it, as the explorer, paths, mutants and the `check|paths|mutate` commands do.
+ *
+ * @example
+ * createMachineOfKind(patrolMachineKind, JSON.parse(readFileSync('machines/patrol.json', 'utf8')));
  */
-export const patrolMachineKind = {
-  id: 'patrol',
-  context: PatrolContext,
-  event: PatrolEvent,
-  eventTypes: PATROL_EVENT_TYPES,
-  initialContext: initialPatrolContext,
+export const patrolMachineKind = defineMachineKind<PatrolContext, PatrolEvent, undefined>({
+  name: 'patrol',
+  context: PatrolContext as unknown as MachineKindInit<PatrolContext, PatrolEvent, undefined>['context'],
+  events: PatrolEvent as unknown as MachineKindInit<PatrolContext, PatrolEvent, undefined>['events'],
   guards: patrolGuards as Record<string, Guard>,
   actions: patrolActions,
-  projection: PatrolProjection,
-  project: projectPatrolSnapshot,
-} as const;
+  initialContext: initialPatrolContext,
+  recorded: (context) => {
+    const { state: _, ...counts } = projectPatrolSnapshot({ value: '', context });
+    return counts;
+  },
+  snapshot: { version: 1, migrations: {} },
+});

@@ -1,7 +1,12 @@
-import type { SafetyConfig } from '../SafetyContext.js';
+import type { SafetyConfig, SafetyContext } from '../SafetyContext.js';
+import type { SafetyEvent } from '../SafetyEvent.js';
+import { checkKindInvariants } from './checkKindInvariants.js';
 import { configText, describeStep } from './describeStep.js';
-import { shortestPathTo, stepsOfEdge, type GraphEdge, type MachineGraph } from './exploreMachine.js';
+import type { KindStep } from './exploreKind.js';
+import type { GraphEdge, MachineGraph } from './exploreMachine.js';
 import { invariants as allInvariants, type Invariant } from './invariants.js';
+import { asKindInvariants } from './safetyKindTesting.js';
+import { stepOf, type SafetySnapshotLike } from './Step.js';
 
 /** An invariant that fails on some edge, with a shortest path that shows it. */
 export interface Violation {
@@ -35,39 +40,28 @@ export interface CheckResult {
  * for (const v of result.violations) console.log(formatViolation(v));
  */
 export function checkInvariants(graph: MachineGraph, invariants: readonly Invariant[] = allInvariants): CheckResult {
-  const started = performance.now();
-  const found = new Map<string, Violation>();
-  let checks = 0;
-  for (const edge of graph.edges) {
-    const steps = stepsOfEdge(edge);
-    for (const invariant of invariants) {
-      checks++;
-      let message: string | null = null;
-      for (const step of steps) if (message === null) message = invariant.check(step);
-      if (message === null) continue;
-      const known = found.get(invariant.id);
-      if (known) {
-        known.edges++;
-        continue;
-      }
-      const from = graph.configurations.get(edge.from)!;
-      found.set(invariant.id, {
-        invariant,
-        message,
-        path: [...shortestPathTo(graph, edge.from), edge],
-        config: from.config,
-        edges: 1,
-      });
-    }
-  }
-  const violations = invariants.flatMap((i) => found.get(i.id) ?? []);
+  const result = checkKindInvariants(graph, {
+    step: (s: KindStep<SafetyContext, SafetyEvent>) =>
+      stepOf(s.before as SafetySnapshotLike, s.event, s.after as SafetySnapshotLike),
+    invariants: asKindInvariants(invariants),
+  });
+  const byId = new Map(invariants.map((i) => [i.id, i]));
   return {
-    configurations: graph.configurations.size,
-    edges: graph.edges.length,
-    invariants: invariants.length,
-    checks,
-    violations,
-    ms: performance.now() - started,
+    configurations: result.configurations,
+    edges: result.edges,
+    invariants: result.invariants,
+    checks: result.checks,
+    violations: result.violations.map((v) => {
+      const path = v.path as GraphEdge[];
+      return {
+        invariant: byId.get(v.invariant.id)!,
+        message: v.message,
+        path,
+        config: graph.configurations.get(path[0]!.from)!.config,
+        edges: v.count,
+      };
+    }),
+    ms: result.ms,
   };
 }
 

@@ -1,57 +1,29 @@
-import { guardImplementations } from '../guards.js';
-import type { MachineDefinition, NamedRef, TransitionDefinition } from '../MachineDefinition.js';
-import type { SafetyContext } from '../SafetyContext.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
+import type { MachineDefinition } from '../MachineDefinition.js';
+import { indexMachine, type IndexedTransition } from '../MachineIndex.js';
+import type { AnyMachineKind } from '../MachineKind.js';
+import { safetyMachineKind } from '../safetyMachineKind.js';
 
 /*
  * Coverage is measured against the machine JSON itself: every state, every
- * transition (by its path in the JSON), and both outcomes of every guarded
- * transition. XState picks transitions child first, then the root's `on`, and
- * within a list the first whose guard passes; `resolveTransition` replays
- * that choice so each step can say which guards it evaluated and how.
+ * transition (by its id in the machine index, `STATE.EVENT[i]`), and both
+ * outcomes of every guarded transition. XState picks transitions child first,
+ * then the root's `on`, and within a list the first whose guard passes;
+ * `resolveTransition` replays that choice over the index's candidates so each
+ * step can say which guards it evaluated and how (a test checks it picks the
+ * transition XState's own `getTransitionData` picks, on every explored edge).
  */
 
-/** A transition of the machine JSON, named by its path: `states.VERIFYING.on.CHECK_TOOL[0]`. */
-export interface TransitionInfo {
-  id: string;
-  /** The state it belongs to, or null for the root's `on`. */
-  source: string | null;
-  event: string;
-  /** Its position among the transitions of its event (its priority). */
-  index: number;
-  guard?: string;
-  target?: string;
-  description: string;
-}
-
-const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
+/** A transition of the machine JSON, named by its id: `VERIFYING.CHECK_TOOL[0]`, `*.RESET[0]` for the root's. */
+export type TransitionInfo = IndexedTransition;
 
 /**
- * Every transition of a definition, states first (in JSON order), then the root's.
+ * Every transition of a definition, states first (in JSON order), then the root's: the machine index's.
  *
  * @example
- * transitionsOf(safetyMachineDefinition)[0].id; // 'states.RESOLVING.on.CHECK_TOOL[0]'
+ * transitionsOf(safetyMachineDefinition)[0].id; // 'RESOLVING.CHECK_TOOL[0]'
  */
 export function transitionsOf(def: MachineDefinition): TransitionInfo[] {
-  const out: TransitionInfo[] = [];
-  const add = (map: Record<string, TransitionDefinition[]> | undefined, base: string, source: string | null) => {
-    for (const [event, list] of Object.entries(map ?? {})) {
-      list.forEach((t, i) =>
-        out.push({
-          id: `${base}.${event}[${i}]`,
-          source,
-          event,
-          index: i,
-          ...(t.guard !== undefined && { guard: refName(t.guard) }),
-          ...(t.target !== undefined && { target: t.target }),
-          description: t.description,
-        }),
-      );
-    }
-  };
-  for (const [name, state] of Object.entries(def.states)) add(state.on, `states.${name}.on`, name);
-  add(def.on, 'on', null);
-  return out;
+  return indexMachine(def).transitions;
 }
 
 /** Which transition a step took and how every guard it tried came out. */
@@ -62,32 +34,31 @@ export interface Resolution {
 }
 
 /**
- * Replays XState's choice of transition for an event in a state.
+ * Replays XState's choice of transition for an event in a state, with the kind's guards
+ * (the safety machine's by default), over the machine index's candidates. The fifth argument
+ * is not read (the index is built once per definition); it stays for callers that pass a list.
  *
  * @example
  * const r = resolveTransition(safetyMachineDefinition, 'VERIFYING', initialContext(), { type: 'CHECK_FINAL_ANSWER', at: 0 });
- * r.taken?.id; // 'states.VERIFYING.on.CHECK_FINAL_ANSWER[1]' (hasReadAfterWrite was false)
+ * r.taken?.id; // 'VERIFYING.CHECK_FINAL_ANSWER[1]' (hasReadAfterWrite was false)
  */
 export function resolveTransition(
   def: MachineDefinition,
   state: string,
-  context: SafetyContext,
-  event: SafetyEvent,
-  transitions: TransitionInfo[] = transitionsOf(def),
+  context: object,
+  event: { type: string },
+  _transitions?: readonly TransitionInfo[],
+  kind: AnyMachineKind = safetyMachineKind,
 ): Resolution {
   const guards: Resolution['guards'] = [];
-  for (const source of [state, null]) {
-    for (const t of transitions) {
-      if (t.source !== source || t.event !== event.type) continue;
-      if (t.guard === undefined) return { taken: t, guards };
-      // An unknown guard (a machine still being edited) never passes.
-      const impl = Object.hasOwn(guardImplementations, t.guard)
-        ? guardImplementations[t.guard as keyof typeof guardImplementations]
-        : undefined;
-      const result = impl ? impl(context, event) : false;
-      guards.push({ transition: t, result });
-      if (result) return { taken: t, guards };
-    }
+  const impls: Record<string, (c: object, e: { type: string }) => boolean> = kind.guards;
+  for (const t of indexMachine(def).candidates(state, event.type)) {
+    if (t.guard === undefined) return { taken: t, guards };
+    // An unknown guard (a machine still being edited) never passes.
+    const impl = Object.hasOwn(impls, t.guard) ? impls[t.guard] : undefined;
+    const result = impl ? impl(context, event) : false;
+    guards.push({ transition: t, result });
+    if (result) return { taken: t, guards };
   }
   return { guards };
 }
@@ -102,7 +73,7 @@ export interface CoverageFigure {
 export interface Coverage {
   states: CoverageFigure;
   transitions: CoverageFigure;
-  /** Both outcomes of each guarded transition: `states.X.on.E[0] isWrite=true`. */
+  /** Both outcomes of each guarded transition: `X.E[0] isWrite=true`. */
   guardOutcomes: CoverageFigure;
 }
 
@@ -113,7 +84,10 @@ export class CoverageTracker {
   private readonly taken = new Set<string>();
   private readonly outcomes = new Set<string>();
 
-  constructor(private readonly def: MachineDefinition) {
+  constructor(
+    private readonly def: MachineDefinition,
+    private readonly kind: AnyMachineKind = safetyMachineKind,
+  ) {
     this.transitions = transitionsOf(def);
   }
 
@@ -123,8 +97,8 @@ export class CoverageTracker {
   }
 
   /** Notes a step: the transition it took and the guard outcomes it saw; returns the resolution. */
-  step(state: string, context: SafetyContext, event: SafetyEvent, after: string): Resolution {
-    const resolution = resolveTransition(this.def, state, context, event, this.transitions);
+  step(state: string, context: object, event: { type: string }, after: string): Resolution {
+    const resolution = resolveTransition(this.def, state, context, event, undefined, this.kind);
     this.visit(state);
     this.visit(after);
     if (resolution.taken) this.taken.add(resolution.taken.id);
@@ -152,7 +126,7 @@ export class CoverageTracker {
  * The id of one guard outcome of a transition.
  *
  * @example
- * outcomeId(transitionsOf(safetyMachineDefinition)[0], true); // 'states.RESOLVING.on.CHECK_TOOL[0] isWrite=true'
+ * outcomeId(transitionsOf(safetyMachineDefinition)[0], true); // 'RESOLVING.CHECK_TOOL[0] isWrite=true'
  */
 export function outcomeId(t: TransitionInfo, result: boolean): string {
   return `${t.id} ${t.guard}=${result}`;

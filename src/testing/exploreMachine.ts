@@ -1,9 +1,11 @@
-import { createEmptyActor, type AnyStateMachine } from 'xstate';
-import type { SafetyMachine } from '../createSafetyMachine.js';
-import { DEFAULT_CONFIG, RECOVERY_TTL_MS, type SafetyConfig } from '../SafetyContext.js';
+import type { AnyStateMachine } from 'xstate';
+import type { SafetyMachine, SafetyMachineInput } from '../createSafetyMachine.js';
+import type { MachineDefinition } from '../MachineDefinition.js';
+import { DEFAULT_CONFIG, RECOVERY_TTL_MS, type SafetyConfig, type SafetyContext } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
 import { callShapes, moveLabel, moveSetOf, movesFrom, moveToEvent, type Move, type MoveOptions } from './Move.js';
+import { exploreKind, kindPathTo, type KindExploration, type KindStep } from './exploreKind.js';
 import { decisionOf, stepOf, type SafetySnapshotLike, type Step, type StepDecision } from './Step.js';
 
 /** One reachable configuration: the control-relevant part of a snapshot. */
@@ -14,6 +16,8 @@ export interface Configuration {
   /** A concrete snapshot with this key: the first one exploration reached. */
   snapshot: SafetySnapshotLike;
   config: SafetyConfig;
+  /** The machine's input the configuration was reached from: `{ config }`. */
+  input: SafetyMachineInput;
   /** Steps on a shortest path from an initial configuration. */
   depth: number;
   /** Index in `edges` of the last step of a shortest path here; undefined for an initial configuration. */
@@ -37,6 +41,8 @@ export interface GraphEdge {
    * `RUN_UNGATED`: `mid` is the snapshot after the block, `after` the one after that event.
    */
   ungated?: { mid: SafetySnapshotLike; event: SafetyEvent };
+  /** The machine steps of the edge, as the generic walkers read them (see {@link stepsOfEdge}). */
+  steps: KindStep<SafetyContext, SafetyEvent>[];
 }
 
 /**
@@ -59,6 +65,9 @@ export interface MachineGraph {
   outgoing: Map<string, number[]>;
   /** Keys of the initial configurations, one per session config explored. */
   initial: string[];
+  /** States with no transitions in the definition (none for the safety machine). */
+  finalStates: string[];
+  definition?: MachineDefinition;
   /** Wall time of the exploration, milliseconds. */
   ms: number;
 }
@@ -134,101 +143,96 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
 }
 
 /**
+ * How the safety machine is explored, as data for the generic explorer ({@link exploreKind}): its
+ * session configs as inputs, its moves (calls of each kind, outcomes, checks, resets) as event
+ * classes, its control-relevant serialisation as key, and `RUN_UNGATED` after a call the gate
+ * blocks in shadow mode.
+ *
+ * @example
+ * const graph = exploreKind(safetyMachine, safetyExploration());
+ */
+export function safetyExploration(
+  options: ExploreOptions = {},
+): KindExploration<SafetyContext, SafetyEvent, Move, SafetyMachineInput> {
+  const counterCap = options.counterCap ?? 1;
+  return {
+    inputs: (options.configs ?? EXPLORED_CONFIGS).map((config) => ({ config })),
+    key: (snapshot) => serializeConfiguration(snapshot as SafetySnapshotLike, counterCap),
+    moves: (snapshot) =>
+      movesFrom(snapshot.context, options).flatMap((move) => {
+        // The graph is about control, not time: every event reads the same clock.
+        const event = moveToEvent(move, snapshot.context, 0);
+        return event ? [{ label: moveLabel(move), event, move }] : [];
+      }),
+    followUp: ({ before, event, after }) =>
+      event.type === 'BEGIN_CALL' &&
+      before.context.config.mode === 'shadow' &&
+      decisionOf(before as SafetySnapshotLike, event, after as SafetySnapshotLike) === 'blocked'
+        ? { ...event, type: 'RUN_UNGATED' }
+        : undefined,
+  };
+}
+
+/**
  * Explores every configuration the machine can reach under the move
  * generators, breadth-first from the initial snapshot of every session config
  * at once (so the first violation found is one of the closest to a start,
  * whichever config shows it). The graph is complete (no depth limit); it is
  * finite because snapshots are serialised to their control-relevant part.
  * In shadow mode, a call the gate blocks is followed by `RUN_UNGATED`, as the
- * session sends it: one edge, two machine steps.
+ * session sends it: one edge, two machine steps. The walk is the generic
+ * explorer's ({@link exploreKind}) with {@link safetyExploration}.
  *
  * @example
  * const graph = exploreMachine(safetyMachine);
  * console.log(graph.configurations.size, graph.edges.length);
  */
 export function exploreMachine(machine: SafetyMachine, options: ExploreOptions = {}): MachineGraph {
-  const started = performance.now();
-  const counterCap = options.counterCap ?? 1;
-  const logic = machine as AnyStateMachine;
-  // The scope XState's graph tools use: transitions are pure, no actor runs.
-  const self = createEmptyActor();
-  const scope = {
-    self,
-    logger: () => {},
-    id: '',
-    sessionId: 'explore',
-    defer: () => {},
-    system: self.system,
-    stopChild: () => {},
-    emit: () => {},
-    actionExecutor: () => {},
-  } as never;
-  const next = (s: SafetySnapshotLike, e: SafetyEvent) =>
-    logic.transition(s as never, e, scope) as unknown as SafetySnapshotLike;
+  const onStep = options.onStep;
+  const graph = exploreKind(machine as AnyStateMachine, safetyExploration(options), {
+    ...(onStep && { onStep: (s) => onStep(s.before as SafetySnapshotLike, s.event, s.after as SafetySnapshotLike) }),
+  });
   const configurations = new Map<string, Configuration>();
-  const edges: GraphEdge[] = [];
-  const outgoing = new Map<string, number[]>();
-  const initial: string[] = [];
-  const queue: string[] = [];
-  const add = (snapshot: SafetySnapshotLike, config: SafetyConfig, depth: number, parent?: number) => {
-    const key = serializeConfiguration(snapshot, counterCap);
-    if (configurations.has(key)) return key;
+  for (const [key, c] of graph.configurations)
     configurations.set(key, {
       key,
-      state: snapshot.value as SessionState,
-      snapshot,
-      config,
-      depth,
-      ...(parent !== undefined && { parent }),
+      state: c.state as SessionState,
+      snapshot: c.snapshot as SafetySnapshotLike,
+      config: c.input.config!,
+      input: c.input,
+      depth: c.depth,
+      ...(c.parent !== undefined && { parent: c.parent }),
     });
-    queue.push(key);
-    return key;
+  const edges = graph.edges.map((e): GraphEdge => {
+    const first = e.steps[0]!;
+    const decision = decisionOf(first.before as SafetySnapshotLike, first.event, first.after as SafetySnapshotLike);
+    const mid = first.after as SafetySnapshotLike;
+    const ungated = e.steps.length > 1 ? { mid, event: e.steps[1]!.event } : undefined;
+    return {
+      index: e.index,
+      from: e.from,
+      to: e.to,
+      move: e.move,
+      label: e.label,
+      event: e.event,
+      before: e.before as SafetySnapshotLike,
+      after: e.after as SafetySnapshotLike,
+      steps: e.steps as GraphEdge['steps'],
+      decision,
+      ...(decision === 'blocked' && mid.context.lastBlock && { reasonCode: mid.context.lastBlock.reasonCode }),
+      ...(ungated && { ungated }),
+    };
+  });
+  return {
+    machine,
+    configurations,
+    edges,
+    outgoing: graph.outgoing,
+    initial: graph.initial,
+    finalStates: graph.finalStates,
+    ...(graph.definition && { definition: graph.definition }),
+    ms: graph.ms,
   };
-  for (const config of options.configs ?? EXPLORED_CONFIGS)
-    initial.push(add(logic.getInitialSnapshot(scope, { config }) as unknown as SafetySnapshotLike, config, 0));
-  for (let i = 0; i < queue.length; i++) {
-    const from = queue[i]!;
-    const source = configurations.get(from)!;
-    const before = source.snapshot;
-    const context = before.context;
-    const list: number[] = [];
-    for (const move of movesFrom(context, options)) {
-      // The graph is about control, not time: every event reads the same clock.
-      const event = moveToEvent(move, context, 0);
-      if (!event) continue;
-      let after = next(before, event);
-      const decision = decisionOf(before, event, after);
-      let ungated: GraphEdge['ungated'];
-      if (decision === 'blocked' && event.type === 'BEGIN_CALL' && context.config.mode === 'shadow') {
-        const run: SafetyEvent = { ...event, type: 'RUN_UNGATED' };
-        options.onStep?.(before, event, after);
-        ungated = { mid: after, event: run };
-        after = next(after, run);
-        options.onStep?.(ungated.mid, run, after);
-      } else options.onStep?.(before, event, after);
-      const edge: GraphEdge = {
-        index: edges.length,
-        from,
-        to: '',
-        move,
-        label: moveLabel(move),
-        event,
-        before,
-        after,
-        decision,
-        ...(decision === 'blocked' &&
-          (ungated?.mid ?? after).context.lastBlock && {
-            reasonCode: (ungated?.mid ?? after).context.lastBlock!.reasonCode,
-          }),
-        ...(ungated && { ungated }),
-      };
-      edges.push(edge);
-      list.push(edge.index);
-      edge.to = add(after, source.config, source.depth + 1, edge.index);
-    }
-    outgoing.set(from, list);
-  }
-  return { machine, configurations, edges, outgoing, initial, ms: performance.now() - started };
 }
 
 /**
@@ -238,12 +242,5 @@ export function exploreMachine(machine: SafetyMachine, options: ExploreOptions =
  * shortestPathTo(graph, 'WRITING calls=write@now').map((e) => e.label); // ['onToolSuccess resolve', 'begin write']
  */
 export function shortestPathTo(graph: MachineGraph, key: string): GraphEdge[] {
-  const path: GraphEdge[] = [];
-  let at = graph.configurations.get(key);
-  while (at?.parent !== undefined) {
-    const edge = graph.edges[at.parent]!;
-    path.push(edge);
-    at = graph.configurations.get(edge.from);
-  }
-  return path.reverse();
+  return kindPathTo(graph, key);
 }

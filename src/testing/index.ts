@@ -30,7 +30,28 @@ export { monitorWalk } from './monitorWalk.js';
 export type { WalkCommand, WalkResult } from './monitorWalk.js';
 export { generateMutants, tryMutant, runMutants } from './mutate.js';
 export type { Mutant, MutantResult, MutationReport, MutationOperator } from './mutate.js';
+export type { MutantOptions } from './mutate.js';
 export { EQUIVALENT_MUTANTS } from './equivalentMutants.js';
+
+// any machine kind: the generic explorer, invariant checker, path generator (mutants above take `testing`)
+export { exploreKind, kindPathTo } from './exploreKind.js';
+export type {
+  KindSnapshot,
+  KindStep,
+  KindMove,
+  KindExploration,
+  KindConfiguration,
+  KindEdge,
+  KindGraph,
+  ExploreKindOptions,
+} from './exploreKind.js';
+export type { MachineKindTesting, AnyMachineKindTesting, KindInvariant } from './MachineKindTesting.js';
+export { checkKindInvariants } from './checkKindInvariants.js';
+export type { KindCheckResult, KindViolation } from './checkKindInvariants.js';
+export { kindPlans, runKindPlan, coveringPaths, edgeCoverageItems } from './kindPaths.js';
+export type { KindPathPlan, CoveringPath } from './kindPaths.js';
+export { safetyKindTesting, asKindInvariants } from './safetyKindTesting.js';
+export { safetyExploration } from './exploreMachine.js';
 
 export { describeStep, configText, outcomeText, pathName } from './describeStep.js';
 export { plansToMarkdown, plansToJson, plansToJUnit, expectText } from './formatPlans.js';

@@ -1,16 +1,17 @@
-import { createSafetyMachine } from '../createSafetyMachine.js';
+import { createMachineOfKind } from '../createMachineOfKind.js';
 import {
   MachineDefinitionError,
   type MachineDefinition,
-  type NamedRef,
   type TransitionDefinition,
   type TransitionMap,
 } from '../MachineDefinition.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
-import { EQUIVALENT_MUTANTS } from './equivalentMutants.js';
-import { exploreMachine, type ExploreOptions } from './exploreMachine.js';
-import { invariants as allInvariants, type Invariant } from './invariants.js';
-import { stepOf, type SafetySnapshotLike } from './Step.js';
+import { formatRef } from '../export/describeTransition.js';
+import { indexMachine } from '../MachineIndex.js';
+import { exploreKind, type KindStep } from './exploreKind.js';
+import type { ExploreOptions } from './exploreMachine.js';
+import type { Invariant } from './invariants.js';
+import type { AnyMachineKindTesting } from './MachineKindTesting.js';
+import { safetyKindTesting } from './safetyKindTesting.js';
 
 /*
  * Mutation testing of the machine JSON: every single-point change a careless
@@ -24,7 +25,7 @@ import { stepOf, type SafetySnapshotLike } from './Step.js';
 export type MutationOperator = 'drop-guard' | 'swap-guard' | 'retarget' | 'drop-action' | 'drop-transition';
 
 export interface Mutant {
-  /** Stable and readable: `drop-guard states.VERIFYING.on.CHECK_TOOL[0] (isWrite)`. */
+  /** Stable and readable: `drop-guard VERIFYING.CHECK_TOOL[0] (isWrite)` (the transition's id in the machine index). */
   id: string;
   operator: MutationOperator;
   /** The mutated machine JSON. */
@@ -50,24 +51,6 @@ export interface MutationReport {
   /** (killed + rejected) / (all − equivalent), in percent. */
   score: number;
   ms: number;
-}
-
-const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
-const refText = (ref: NamedRef) =>
-  typeof ref === 'string'
-    ? ref
-    : ref.params && 'reasonCode' in ref.params
-      ? `${ref.type}(${String(ref.params.reasonCode)})`
-      : ref.type;
-
-/** Every transition list of a definition, with its JSON path (mutable, on a copy). */
-function transitionLists(def: MachineDefinition) {
-  const lists: Array<{ path: string; source: string | null; event: string }> = [];
-  for (const [name, state] of Object.entries(def.states))
-    for (const event of Object.keys(state.on ?? {}))
-      lists.push({ path: `states.${name}.on.${event}`, source: name, event });
-  for (const event of Object.keys(def.on ?? {})) lists.push({ path: `on.${event}`, source: null, event });
-  return lists;
 }
 
 function listOf(def: MachineDefinition, source: string | null, event: string) {
@@ -97,38 +80,36 @@ export function generateMutants(def: MachineDefinition): Mutant[] {
     edit(list, map);
     mutants.push({ id, operator, json });
   };
-  for (const { path, source, event } of transitionLists(def)) {
-    listOf(def, source, event).list.forEach((t, i) => {
-      const at = `${path}[${i}]`;
-      if (t.guard !== undefined) {
-        const name = refName(t.guard);
-        mutate(`drop-guard ${at} (${name})`, 'drop-guard', source, event, (list) => {
-          delete list[i]!.guard;
-        });
-        for (const other of guardNames) {
-          if (other === name) continue;
-          mutate(`swap-guard ${at} ${name}→${other}`, 'swap-guard', source, event, (list) => {
-            list[i]!.guard = other;
-          });
-        }
-      }
-      for (const state of stateNames) {
-        // A state's targetless transition already stays in that state: with no entry or exit
-        // actions (and XState 5's `reenter: false`), targeting it is the same transition, not a mutant.
-        if (state === (t.target ?? source)) continue;
-        mutate(`retarget ${at} ${t.target ?? '(stay)'}→${state}`, 'retarget', source, event, (list) => {
-          list[i]!.target = state;
+  for (const t of indexMachine(def).transitions) {
+    const { source, event, index: i, id: at } = t;
+    if (t.guard !== undefined) {
+      const name = t.guard;
+      mutate(`drop-guard ${at} (${name})`, 'drop-guard', source, event, (list) => {
+        delete list[i]!.guard;
+      });
+      for (const other of guardNames) {
+        if (other === name) continue;
+        mutate(`swap-guard ${at} ${name}→${other}`, 'swap-guard', source, event, (list) => {
+          list[i]!.guard = other;
         });
       }
-      (t.actions ?? []).forEach((a, j) => {
-        mutate(`drop-action ${at} ${refText(a)}`, 'drop-action', source, event, (list) => {
-          list[i]!.actions!.splice(j, 1);
-        });
+    }
+    for (const state of stateNames) {
+      // A state's targetless transition already stays in that state: with no entry or exit
+      // actions (and XState 5's `reenter: false`), targeting it is the same transition, not a mutant.
+      if (state === (t.target ?? source)) continue;
+      mutate(`retarget ${at} ${t.target ?? '(stay)'}→${state}`, 'retarget', source, event, (list) => {
+        list[i]!.target = state;
       });
-      mutate(`drop-transition ${at}`, 'drop-transition', source, event, (list, map) => {
-        list.splice(i, 1);
-        if (list.length === 0) delete map[event];
+    }
+    (t.definition.actions ?? []).forEach((a, j) => {
+      mutate(`drop-action ${at} ${formatRef(a)}`, 'drop-action', source, event, (list) => {
+        list[i]!.actions!.splice(j, 1);
       });
+    });
+    mutate(`drop-transition ${at}`, 'drop-transition', source, event, (list, map) => {
+      list.splice(i, 1);
+      if (list.length === 0) delete map[event];
     });
   }
   return mutants;
@@ -143,19 +124,28 @@ class Killed extends Error {
   }
 }
 
+/** Options of {@link tryMutant} and {@link runMutants}. */
+export interface MutantOptions {
+  /** The kind's testing data (event classes, invariants); default: the safety machine's. */
+  testing?: AnyMachineKindTesting;
+  /** The safety machine only, without `testing`: the invariants to check (default all). */
+  invariants?: readonly Invariant[];
+  /** The safety machine only, without `testing`: how to explore. */
+  explore?: ExploreOptions;
+}
+
 /**
- * Runs the exhaustive check on one mutant, stopping at the first broken
- * invariant (exploration is breadth-first, so that is near the start).
+ * Runs the exhaustive check on one mutant, stopping at the first broken step
+ * invariant (exploration is breadth-first, so that is near the start), then
+ * checking the kind's graph-wide invariants.
  *
  * @example
  * const [first] = generateMutants(safetyMachineDefinition);
  * tryMutant(first!).status; // 'killed' when an invariant catches it
  */
-export function tryMutant(
-  mutant: Mutant,
-  options: { invariants?: readonly Invariant[]; explore?: ExploreOptions } = {},
-): MutantResult {
+export function tryMutant(mutant: Mutant, options: MutantOptions = {}): MutantResult {
   const started = performance.now();
+  const testing = options.testing ?? safetyKindTesting(options.explore, options.invariants);
   const done = (status: MutantResult['status'], extra: Partial<MutantResult> = {}): MutantResult => ({
     mutant,
     status,
@@ -164,30 +154,35 @@ export function tryMutant(
   });
   let machine;
   try {
-    machine = createSafetyMachine(mutant.json);
+    machine = createMachineOfKind(testing.kind, mutant.json);
   } catch (e) {
     if (e instanceof MachineDefinitionError)
       return done('rejected', { detail: e.issues.map((i) => i.message).join('; ') });
     throw e;
   }
-  const invariants = options.invariants ?? allInvariants;
-  const onStep = (before: SafetySnapshotLike, event: SafetyEvent, after: SafetySnapshotLike) => {
-    if ((after as { status?: string }).status === 'error')
-      throw new Killed('crash', `${event.type} crashed the machine`);
-    const step = stepOf(before, event, after);
-    for (const inv of invariants) {
-      const message = inv.check(step);
+  const stepRules = testing.invariants.filter((i) => i.checkStep);
+  const onStep = (s: KindStep<unknown, { type: string }>) => {
+    if ((s.after as { status?: string }).status === 'error')
+      throw new Killed('crash', `${s.event.type} crashed the machine`);
+    const step = testing.step(s);
+    for (const inv of stepRules) {
+      const message = inv.checkStep!(step);
       if (message !== null)
-        throw new Killed(inv.id, `${inv.id}: ${message} (on ${event.type} in ${String(before.value)})`);
+        throw new Killed(inv.id, `${inv.id}: ${message} (on ${s.event.type} in ${String(s.before.value)})`);
     }
   };
+  let graph;
   try {
-    exploreMachine(machine, { ...options.explore, onStep });
+    graph = exploreKind(machine, testing.exploration(), { onStep });
   } catch (e) {
     if (e instanceof Killed) return done('killed', { invariant: e.invariant, detail: e.detail });
     throw e;
   }
-  const reason = EQUIVALENT_MUTANTS[mutant.id];
+  for (const inv of testing.invariants) {
+    const messages = inv.checkGraph?.(graph) ?? [];
+    if (messages.length) return done('killed', { invariant: inv.id, detail: `${inv.id}: ${messages[0]}` });
+  }
+  const reason = testing.equivalentMutants?.[mutant.id];
   return reason !== undefined ? done('equivalent', { detail: reason }) : done('survived');
 }
 
@@ -200,7 +195,7 @@ export function tryMutant(
  */
 export function runMutants(
   def: MachineDefinition,
-  options: { invariants?: readonly Invariant[]; onResult?: (r: MutantResult) => void } = {},
+  options: MutantOptions & { onResult?: (r: MutantResult) => void } = {},
 ): MutationReport {
   const started = performance.now();
   const results = generateMutants(def).map((m) => {

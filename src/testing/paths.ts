@@ -1,9 +1,11 @@
 import { definitionOf } from '../createSafetyMachine.js';
 import type { SafetyConfig } from '../SafetyContext.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
-import { guardOutcomeIds, outcomeId, resolveTransition, transitionsOf } from './coverage.js';
+import { safetyMachineKind } from '../safetyMachineKind.js';
+import { guardOutcomeIds, transitionsOf } from './coverage.js';
 import { pathName } from './describeStep.js';
-import { shortestPathTo, stepsOfEdge, type GraphEdge, type MachineGraph } from './exploreMachine.js';
+import type { GraphEdge, MachineGraph } from './exploreMachine.js';
+import { coveringPaths, edgeCoverageItems } from './kindPaths.js';
 import type { Move } from './Move.js';
 import type { StepDecision } from './Step.js';
 
@@ -77,73 +79,21 @@ function planOf(graph: MachineGraph, edges: GraphEdge[], strategy: PathPlan['str
   };
 }
 
-function startOf(graph: MachineGraph, edges: GraphEdge[], fallback: string): string {
-  return edges[0]?.from ?? fallback;
-}
-
-/** What each edge covers: its states, its move in its state, its transition taken, its guard outcomes. */
-function edgeCoverage(graph: MachineGraph): string[][] {
-  const def = definitionOf(graph.machine);
-  if (!def) throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
-  const transitions = transitionsOf(def);
-  return graph.edges.map((edge) => {
-    // Besides the JSON's items, every move is tried at least once in every state it can be made in.
-    const items = [
-      `state ${String(edge.before.value)}`,
-      `state ${String(edge.after.value)}`,
-      `move ${String(edge.before.value)} · ${edge.label}`,
-    ];
-    for (const step of stepsOfEdge(edge)) {
-      const r = resolveTransition(def, String(step.before.value), step.before.context, step.event, transitions);
-      if (r.taken) items.push(`transition ${r.taken.id}`);
-      for (const g of r.guards) items.push(`guard ${outcomeId(g.transition, g.result)}`);
-    }
-    return items;
-  });
-}
-
-/** Every coverage item of a machine: `state X`, `transition <id>`, `guard <id> <guard>=true|false`. */
-function coverageItems(graph: MachineGraph): string[] {
-  const def = definitionOf(graph.machine)!;
-  const transitions = transitionsOf(def);
-  return [
-    ...Object.keys(def.states).map((s) => `state ${s}`),
-    ...transitions.map((t) => `transition ${t.id}`),
-    ...guardOutcomeIds(transitions).map((g) => `guard ${g}`),
-  ];
-}
-
 /**
  * Shortest paths to every configuration, then, for each transition, guard
  * outcome or move-in-a-state those leave out, a shortest path through an edge that covers it
  * (blocked checks and no-ops are self-loops, which no path *to* a
- * configuration takes).
+ * configuration takes). The paths are the generic generator's ({@link coveringPaths}).
  *
  * @example
  * const plans = shortestPlans(exploreMachine(safetyMachine));
  * plans[1].name; // 'RESOLVING · check resolve ⇒ RESOLVING, resolve allowed' (or similar)
  */
 export function shortestPlans(graph: MachineGraph): PathPlan[] {
-  const plans: PathPlan[] = [];
-  const covered = new Set<string>();
-  const perEdge = edgeCoverage(graph);
-  const cover = (edges: GraphEdge[]) => {
-    for (const e of edges) for (const item of perEdge[e.index]!) covered.add(item);
-  };
-  for (const [key, configuration] of graph.configurations) {
-    if (configuration.parent === undefined) continue;
-    const edges = shortestPathTo(graph, key);
-    cover(edges);
-    plans.push(planOf(graph, edges, 'shortest', startOf(graph, edges, key)));
-  }
-  // Edges are in breadth-first order of their source: the first that covers an item is on a shortest path.
-  for (const edge of graph.edges) {
-    if (perEdge[edge.index]!.every((item) => covered.has(item))) continue;
-    const edges = [...shortestPathTo(graph, edge.from), edge];
-    cover(edges);
-    plans.push(planOf(graph, edges, 'coverage', startOf(graph, edges, edge.from)));
-  }
-  return plans;
+  if (!definitionOf(graph.machine))
+    throw new Error('the machine was not built by createSafetyMachine: no definition to cover');
+  const perEdge = edgeCoverageItems({ ...graph, definition: definitionOf(graph.machine)! }, safetyMachineKind);
+  return coveringPaths(graph, perEdge).map((p) => planOf(graph, p.edges, p.strategy, p.start));
 }
 
 /**

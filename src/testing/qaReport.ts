@@ -32,7 +32,7 @@ interface ReportPath {
 
 /** The paths that end by taking one transition (or none). */
 interface ReportTransitionGroup {
-  /** The transition's id in the machine JSON (`states.RESOLVING.on.CHECK_TOOL[0]`), or `none`. */
+  /** The transition's id in the machine index (`RESOLVING.CHECK_TOOL[0]`), or `none`. */
   id: string;
   /** `CHECK_TOOL [isWrite] → stays` */
   label: string;

@@ -84,7 +84,7 @@ describe('the QA report of the generated paths', () => {
     expect(summary).toContain('**Mutation score**: not run (--skip-mutants)');
     expect(out).toContain('- [RESOLVING](#state-RESOLVING)');
     expect(out).toMatch(
-      /\n## VERIFYING\n\n<a id="VERIFYING-states-VERIFYING-on-CHECK_TOOL-0-"><\/a>\n\n### CHECK_TOOL \[isWrite\] → stays\n/,
+      /\n## VERIFYING\n\n<a id="VERIFYING-VERIFYING-CHECK_TOOL-0-"><\/a>\n\n### CHECK_TOOL \[isWrite\] → stays\n/,
     );
   });
 });

@@ -5,11 +5,24 @@ import { getShortestPaths } from 'xstate/graph';
 import {
   createMachineOfKind,
   defineMachineKind,
+  indexMachine,
   MachineDefinitionError,
+  parseMachineDefinition,
   safeParseMachineDefinition,
   safetyMachineKind,
   safetyMachineDefinition,
 } from 'assistant-safety';
+import {
+  checkKindInvariants,
+  CoverageTracker,
+  exploreKind,
+  generateMutants,
+  kindPlans,
+  runKindPlan,
+  runMutants,
+  type KindStep,
+  type MachineKindTesting,
+} from 'assistant-safety/testing';
 
 /** A second, small kind of machine: a door that counts how often it opened and locks with a key. */
 const DoorContext = z.object({ opened: z.number(), hasKey: z.boolean() });
@@ -94,5 +107,147 @@ describe('a second machine kind, with no change to the loader or the builder', (
       serializeState: (state) => String(state.value),
     });
     expect(new Set(paths.map((p) => String(p.state.value)))).toEqual(new Set(['CLOSED', 'OPEN', 'LOCKED']));
+  });
+});
+
+/** The door's testing data: its event classes and its rules, as data for the generic walkers. */
+type DoorStep = KindStep<DoorContext, DoorEvent>;
+const doorEvents: DoorEvent[] = [
+  { type: 'OPEN' },
+  { type: 'CLOSE' },
+  { type: 'LOCK', key: true },
+  { type: 'LOCK', key: false },
+];
+const doorTesting: MachineKindTesting<DoorContext, DoorEvent, DoorEvent, { hasKey: boolean }, DoorStep> = {
+  kind: doorKind,
+  machineIds: ['door'],
+  exploration: () => ({
+    inputs: [{ hasKey: false }, { hasKey: true }],
+    moves: () =>
+      doorEvents.map((event) => ({ label: event.type === 'LOCK' ? `LOCK key=${event.key}` : event.type, event })),
+    // The count grows without end: what tells configurations apart is whether the door ever opened.
+    key: (s) => `${String(s.value)} ${s.context.opened > 0 ? 'opened' : 'new'} ${s.context.hasKey ? 'key' : ''}`,
+  }),
+  step: (s) => s,
+  invariants: [
+    {
+      id: 'D1',
+      name: 'locked with the key only',
+      sentence: 'The door locks only on a LOCK event that carries the key, and only from CLOSED.',
+      checkStep: ({ before, event, after }) =>
+        after.value === 'LOCKED' &&
+        before.value !== 'LOCKED' &&
+        !(before.value === 'CLOSED' && event.type === 'LOCK' && event.key)
+          ? `${event.type} in ${String(before.value)} locked the door`
+          : null,
+    },
+    {
+      id: 'D2',
+      name: 'open and close',
+      sentence: 'OPEN opens a closed door; CLOSE closes an open one; nothing else moves it.',
+      checkStep: ({ before, event, after }) => {
+        const expected =
+          before.value === 'CLOSED' && event.type === 'OPEN'
+            ? 'OPEN'
+            : before.value === 'OPEN' && event.type === 'CLOSE'
+              ? 'CLOSED'
+              : after.value === 'LOCKED'
+                ? 'LOCKED'
+                : before.value;
+        return after.value === expected
+          ? null
+          : `${event.type} in ${String(before.value)} went to ${String(after.value)}`;
+      },
+    },
+    {
+      id: 'D3',
+      name: 'openings counted',
+      sentence: 'Every opening adds 11 to the count (one, and ten more); nothing else changes it.',
+      checkStep: ({ before, event, after }) => {
+        const opens = before.value === 'CLOSED' && event.type === 'OPEN';
+        const expected = before.context.opened + (opens ? 11 : 0);
+        return after.context.opened === expected
+          ? null
+          : `${event.type} left the count at ${after.context.opened}, not ${expected}`;
+      },
+    },
+    {
+      id: 'D4',
+      name: 'can lock',
+      sentence: 'The door can be locked.',
+      checkGraph: (graph) =>
+        [...graph.configurations.values()].some((c) => c.state === 'LOCKED') ? [] : ['no configuration is LOCKED'],
+    },
+  ],
+};
+
+describe('the toy kind through the explorer, the invariant checker, the path generator and the mutants', () => {
+  const def = parseMachineDefinition(door, doorKind);
+  const machine = createMachineOfKind(doorKind, door);
+  const graph = exploreKind(machine, doorTesting.exploration());
+
+  it('should explore every configuration from every input, with the kind’s event classes', () => {
+    expect([...graph.configurations.keys()].sort()).toEqual(
+      [
+        'CLOSED new ',
+        'CLOSED new key',
+        'CLOSED opened ',
+        'CLOSED opened key',
+        'LOCKED new ',
+        'LOCKED new key',
+        'LOCKED opened ',
+        'LOCKED opened key',
+        'OPEN opened ',
+        'OPEN opened key',
+      ].sort(),
+    );
+    expect(graph.initial).toEqual(['CLOSED new ', 'CLOSED new key']);
+    expect(graph.finalStates).toEqual(['LOCKED']);
+    expect(graph.edges.length).toBe(graph.configurations.size * doorEvents.length);
+  });
+
+  it('should hold the kind’s invariants, and report one a broken door breaks with a shortest path', () => {
+    expect(checkKindInvariants(graph, doorTesting).violations).toEqual([]);
+    const broken = structuredClone(door);
+    delete (broken.states.CLOSED.on.LOCK[0] as { guard?: string }).guard;
+    const violations = checkKindInvariants(
+      exploreKind(createMachineOfKind(doorKind, broken), doorTesting.exploration()),
+      doorTesting,
+    ).violations;
+    expect(violations.map((v) => v.invariant.id)).toEqual(['D1']);
+    expect(violations[0]!.path.map((e) => e.label)).toEqual(['LOCK key=false']);
+  });
+
+  it('should generate path plans that run on fresh actors and cover every transition and guard outcome', () => {
+    const plans = kindPlans(graph, doorKind);
+    expect(plans.filter((p) => p.strategy === 'shortest')).toHaveLength(
+      graph.configurations.size - graph.initial.length,
+    );
+    for (const plan of plans) expect(runKindPlan(machine, plan), plan.name).toEqual({ ok: true });
+    const tracker = new CoverageTracker(def, doorKind);
+    for (const plan of plans) {
+      const actor = createActor(machine, { input: plan.input }).start();
+      for (const step of plan.steps) {
+        const before = actor.getSnapshot();
+        actor.send(step.event);
+        tracker.step(String(before.value), before.context, step.event, String(actor.getSnapshot().value));
+      }
+    }
+    const coverage = tracker.report();
+    expect([coverage.states.missing, coverage.transitions.missing, coverage.guardOutcomes.missing]).toEqual([
+      [],
+      [],
+      [],
+    ]);
+    expect(coverage.transitions.total).toBe(indexMachine(def).transitions.length);
+  });
+
+  it('should kill every single-point mutant of the door with the kind’s invariants', () => {
+    const mutants = generateMutants(def);
+    expect(mutants.map((m) => m.id)).toContain('drop-guard CLOSED.LOCK[0] (carriesKey)');
+    const report = runMutants(def, { testing: doorTesting });
+    expect(report.results.filter((r) => r.status === 'survived').map((r) => r.mutant.id)).toEqual([]);
+    expect(report.score).toBe(100);
+    expect(report.results.find((r) => r.mutant.id === 'drop-guard CLOSED.LOCK[0] (carriesKey)')?.invariant).toBe('D1');
   });
 });

@@ -33,7 +33,7 @@ describe('the mutation score of the shipped machine', () => {
 
   it('should owe each kill to an invariant: a mutant survives a check without the one that kills it', () => {
     // Dropping the write gate of RESOLVING's beginToolCall blocks reads too: I5 sees it, I13 cannot.
-    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard states.RESOLVING.on.BEGIN_CALL[2] (isWrite)')!;
+    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard RESOLVING.BEGIN_CALL[2] (isWrite)')!;
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I5') }).status).toBe('killed');
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I13') }).status).toBe('survived');
     expect(tryMutant(mutant, { invariants: [] }).status).toBe('survived');
@@ -41,23 +41,23 @@ describe('the mutation score of the shipped machine', () => {
 
   it.each([
     // The cover check dropped: any read begun after a targeted write verifies it.
-    ['swap-guard states.VERIFYING.on.TOOL_SUCCEEDED[0] isCoveringRead→isVerifyingRead', 'I20'],
+    ['swap-guard VERIFYING.TOOL_SUCCEEDED[0] isCoveringRead→isVerifyingRead', 'I20'],
     // Partial cover no longer remembered: a read of t2 after a read of t1 does not verify a write to both.
-    ['drop-action states.VERIFYING.on.TOOL_SUCCEEDED[1] coverTargets', 'I20'],
+    ['drop-action VERIFYING.TOOL_SUCCEEDED[1] coverTargets', 'I20'],
     // The validation check dropped: a write to a target nothing validated starts.
-    ['drop-transition states.READING.on.BEGIN_CALL[1]', 'I18'],
-    ['drop-transition states.READING.on.CHECK_TOOL[0]', 'I18'],
+    ['drop-transition READING.BEGIN_CALL[1]', 'I18'],
+    ['drop-transition READING.CHECK_TOOL[0]', 'I18'],
     // An untrusted tool's output establishes the target.
-    ['swap-guard states.RESOLVING.on.TOOL_SUCCEEDED[0] establishesTarget→isDiscovery', 'I9'],
+    ['swap-guard RESOLVING.TOOL_SUCCEEDED[0] establishesTarget→isDiscovery', 'I9'],
     // Human evidence: an attested verification no longer completes it; an attested target no longer counts.
-    ['drop-transition states.VERIFYING.on.ATTEST[0]', 'I21'],
-    ['drop-action on.ATTEST[0] validateTargets', 'I19'],
+    ['drop-transition VERIFYING.ATTEST[0]', 'I21'],
+    ['drop-action *.ATTEST[0] validateTargets', 'I19'],
     // State-only writes and profiles.
-    ['drop-transition on.TOOL_SUCCEEDED[0]', 'I22'],
-    ['drop-transition states.READING.on.BEGIN_CALL[0]', 'I23'],
-    ['drop-transition states.RESOLVING.on.BEGIN_CALL[1]', 'I23'],
+    ['drop-transition *.TOOL_SUCCEEDED[0]', 'I22'],
+    ['drop-transition READING.BEGIN_CALL[0]', 'I23'],
+    ['drop-transition RESOLVING.BEGIN_CALL[1]', 'I23'],
     // Shadow mode: a call the gate would block no longer runs ungated.
-    ['drop-action on.RUN_UNGATED[0] runUngated', 'I24'],
+    ['drop-action *.RUN_UNGATED[0] runUngated', 'I24'],
   ])('should kill %s with %s alone, and not without invariants', (id, invariant) => {
     const mutant = generateMutants(def).find((m) => m.id === id);
     expect(mutant, id).toBeDefined();

@@ -1,4 +1,5 @@
-import type { MachineDefinition, NamedRef, TransitionDefinition } from 'assistant-safety';
+import { ANY_STATE, indexMachine, refName, transitionId as indexTransitionId } from 'assistant-safety';
+import type { IndexedTransition, MachineDefinition } from 'assistant-safety';
 
 /*
  * Machine definition -> graph, framework-free. States become nodes. A
@@ -12,11 +13,11 @@ import type { MachineDefinition, NamedRef, TransitionDefinition } from 'assistan
  * drawn as the dashed "any state" band.
  */
 
-/** Id of the node that stands for "every state" (root-level transitions). */
-export const ANY_STATE = '*';
+/** Id of the node that stands for "every state" (root-level transitions): the machine index's. */
+export { ANY_STATE };
 
 export interface TransitionModel {
-  /** Stable id: `STATE.EVENT[i]`, or `*.EVENT[i]` for a root-level transition. */
+  /** Stable id, the machine index's: `STATE.EVENT[i]`, or `*.EVENT[i]` for a root-level transition. */
   id: string;
   source: string;
   /** Where it goes; equal to `source` for an internal (targetless) transition. */
@@ -52,27 +53,26 @@ export interface GraphModel {
   definition: MachineDefinition;
 }
 
-const refName = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
-
-function transitionModel(source: string, event: string, index: number, t: TransitionDefinition): TransitionModel {
-  const actions = (t.actions ?? []).map(refName);
-  const block = (t.actions ?? []).find((a) => refName(a) === 'block');
+function transitionModel(t: IndexedTransition): TransitionModel {
+  const source = t.source ?? ANY_STATE;
+  const block = (t.definition.actions ?? []).find((a) => refName(a) === 'block');
   const code = typeof block === 'object' ? block.params?.['reasonCode'] : undefined;
   return {
-    id: `${source}.${event}[${index}]`,
+    id: t.id,
     source,
     target: t.target ?? source,
     internal: t.target === undefined,
-    event,
-    ...(t.guard !== undefined && { guard: refName(t.guard) }),
-    actions,
+    event: t.event,
+    ...(t.guard !== undefined && { guard: t.guard }),
+    actions: [...t.actions],
     ...(block !== undefined && { blocks: typeof code === 'string' ? code : 'BLOCKED' }),
     description: t.description,
   };
 }
 
 /** The id of the transition at `index` of `event` in `source` (a state name or {@link ANY_STATE}). */
-export const transitionId = (source: string, event: string, index: number) => `${source}.${event}[${index}]`;
+export const transitionId = (source: string, event: string, index: number) =>
+  indexTransitionId(source === ANY_STATE ? null : source, event, index);
 
 /**
  * Builds the graph of a validated machine definition.
@@ -85,14 +85,14 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
   const nodes: StateNodeModel[] = [];
   const edges: TransitionModel[] = [];
   const transitions = new Map<string, TransitionModel>();
-  const add = (source: string, on: MachineDefinition['on'], node: StateNodeModel) => {
-    for (const [event, list] of Object.entries(on ?? {})) {
-      list.forEach((t, i) => {
-        const model = transitionModel(source, event, i, t);
-        transitions.set(model.id, model);
-        if (model.internal) node.internal.push(model);
-        else edges.push(model);
-      });
+  const index = indexMachine(def);
+  const add = (source: string | null, node: StateNodeModel) => {
+    for (const t of index.transitions) {
+      if (t.source !== source) continue;
+      const model = transitionModel(t);
+      transitions.set(model.id, model);
+      if (model.internal) node.internal.push(model);
+      else edges.push(model);
     }
   };
   if (def.on && Object.keys(def.on).length > 0) {
@@ -105,7 +105,7 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
       internal: [],
     };
     nodes.push(any);
-    add(ANY_STATE, def.on, any);
+    add(null, any);
   }
   for (const [name, state] of Object.entries(def.states)) {
     const node: StateNodeModel = {
@@ -117,7 +117,7 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
       internal: [],
     };
     nodes.push(node);
-    add(name, state.on, node);
+    add(name, node);
   }
   return { id: def.id, description: def.description, nodes, edges, transitions, definition: def };
 }
