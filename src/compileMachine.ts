@@ -1,4 +1,5 @@
-import { parseMachineDefinition, type MachineDefinition, type NamedRef } from './MachineDefinition.js';
+import { parseMachineDefinition, type MachineDefinition } from './MachineDefinition.js';
+import { indexMachine, refName, refParams, type IndexedTransition } from './MachineIndex.js';
 import type { AnyMachineKind, KindAction, KindGuard, MachineKind } from './MachineKind.js';
 
 /** One action of a compiled transition: its name, its params from the JSON, and its implementation. */
@@ -10,7 +11,7 @@ export interface CompiledAction<C, E> {
 
 /** One guarded transition of the table, with its guard and actions resolved to their implementations. */
 export interface CompiledTransition<C = object, E = { type: string }> {
-  /** Where the JSON defines it: `STATE.EVENT[i]`, or `EVENT[i]` for the machine's own (root) transitions. */
+  /** Where the JSON defines it: `STATE.EVENT[i]`, or `*.EVENT[i]` for the machine's own (root) transitions. */
   readonly id: string;
   /** The state whose `on` holds it; `undefined` for the machine's own transitions. */
   readonly source: string | undefined;
@@ -53,9 +54,6 @@ export interface CompiledMachine<C extends object = object, E extends { type: st
 }
 
 const NO_TRANSITIONS: readonly never[] = Object.freeze([]);
-
-const nameOf = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
-const paramsOf = (ref: NamedRef) => (typeof ref === 'string' ? undefined : ref.params);
 
 /*
  * Tables are cached per kind and JSON object: sessions of one machine share a table, and an
@@ -101,42 +99,33 @@ function buildTable<C extends object, E extends { type: string }>(
   type T = CompiledTransition<C, E>;
   const guards = kind.guards as Record<string, KindGuard<C, E>>;
   const actions = kind.actions as Record<string, KindAction<C, E, unknown>>;
-  const compileList = (source: string | undefined, on: MachineDefinition['on']): Map<string, T[]> => {
-    const out = new Map<string, T[]>();
-    for (const [event, list] of Object.entries(on ?? {})) {
-      out.set(
-        event,
-        list.map((t, index) => ({
-          id: `${source === undefined ? '' : `${source}.`}${event}[${index}]`,
-          source,
-          event,
-          index,
-          target: t.target,
-          guard: t.guard === undefined ? undefined : nameOf(t.guard),
-          test: t.guard === undefined ? undefined : guards[nameOf(t.guard)],
-          actions: (t.actions ?? []).map((a) => ({
-            type: nameOf(a),
-            params: paramsOf(a),
-            run: actions[nameOf(a)]!.run,
-          })),
-        })),
-      );
-    }
-    return out;
-  };
-  const root = compileList(undefined, def.on);
-  const states = Object.keys(def.states);
-  // Per state, per event: the state's own transitions followed by the root's. Taking the first
-  // enabled one of the concatenation is XState's rule (the root is tried when none of the state's is enabled).
+  // The machine index is the one walker of the JSON: ids, names and XState's order of candidates.
+  const index = indexMachine(def);
+  const compiled = new Map<IndexedTransition, T>();
+  for (const t of index.transitions) {
+    const refs = t.definition.actions ?? [];
+    compiled.set(t, {
+      id: t.id,
+      source: t.source ?? undefined,
+      event: t.event,
+      index: t.index,
+      target: t.target,
+      guard: t.guard,
+      test: t.guard === undefined ? undefined : guards[t.guard],
+      actions: refs.map((a) => ({ type: refName(a), params: refParams(a), run: actions[refName(a)]!.run })),
+    });
+  }
+  const states = [...index.states];
+  const events = new Set(index.transitions.map((t) => t.event));
   const table = new Map<string, Map<string, readonly T[]>>();
   for (const name of states) {
-    const own = compileList(name, def.states[name]!.on);
     const row = new Map<string, readonly T[]>();
-    for (const event of new Set([...own.keys(), ...root.keys()]))
-      row.set(event, [...(own.get(event) ?? []), ...(root.get(event) ?? [])]);
+    for (const event of events) {
+      const list = index.candidates(name, event).map((t) => compiled.get(t)!);
+      if (list.length > 0) row.set(event, list);
+    }
     table.set(name, row);
   }
-
   const candidates = (value: string, eventType: string): readonly T[] => {
     const row = table.get(value);
     if (!row) throw new Error(`machine "${def.id}" has no state "${value}"`);
