@@ -22,7 +22,16 @@ export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindActio
 export { safetyMachineKind } from './safetyMachineKind.js';
 export { compileMachine } from './compileMachine.js';
 export type { CompiledMachine, CompiledTransition, CompiledAction, CompiledStep } from './compileMachine.js';
-export type { Executor } from './MachineRunner.js';
+export type { Executor, MachineStep, MachineState, NamedAction } from './MachineRunner.js';
+export {
+  createKindSession,
+  restoreKindSession,
+  replayKindRecording,
+  KindSessionError,
+  KindSnapshot,
+  KindRecordingEntry,
+} from './KindSession.js';
+export type { KindSession, KindSessionOptions, KindDivergence } from './KindSession.js';
 export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
 export {
   MachineDefinition,

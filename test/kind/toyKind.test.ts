@@ -3,7 +3,12 @@ import * as z from 'zod/mini';
 import { createActor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import {
+  createKindSession,
   createMachineOfKind,
+  KindSessionError,
+  replayKindRecording,
+  restoreKindSession,
+  type KindRecordingEntry,
   defineMachineKind,
   indexMachine,
   MachineDefinitionError,
@@ -249,5 +254,70 @@ describe('the toy kind through the explorer, the invariant checker, the path gen
     expect(report.results.filter((r) => r.status === 'survived').map((r) => r.mutant.id)).toEqual([]);
     expect(report.score).toBe(100);
     expect(report.results.find((r) => r.mutant.id === 'drop-guard CLOSED.LOCK[0] (carriesKey)')?.invariant).toBe('D1');
+  });
+});
+
+describe('the toy kind through the session, the recorder and the replayer', () => {
+  const machine = createMachineOfKind(doorKind, door);
+
+  it('should run a session of the kind on both executors, record it, and replay it with no divergence', () => {
+    for (const executor of ['compiled', 'xstate'] as const) {
+      const entries: KindRecordingEntry[] = [];
+      let t = 1000;
+      const session = createKindSession<DoorContext, DoorEvent>(
+        doorKind,
+        machine,
+        { hasKey: true },
+        {
+          id: 'front-door',
+          now: () => t++,
+          recorder: { record: (e) => entries.push(e) },
+          executor,
+        },
+      );
+      expect(session.send({ type: 'OPEN' }).actions.map((a) => a.type)).toEqual(['countOpen', 'add']);
+      session.send({ type: 'CLOSE' });
+      session.send({ type: 'LOCK', key: true });
+      expect(session.state).toBe('LOCKED');
+      expect(session.context).toEqual({ opened: 11, hasKey: true });
+      expect(entries.map((e) => e.after)).toEqual(['CLOSED', 'OPEN', 'CLOSED', 'LOCKED']);
+      expect(entries[1]!.context).toEqual({ opened: 11 }); // the kind's recorded projection
+      const lines = entries.map((e) => JSON.parse(JSON.stringify(e)) as unknown);
+      expect(replayKindRecording(doorKind, machine, lines).divergences).toEqual([]);
+    }
+  });
+
+  it('should report where a changed machine decides differently, and name a bad entry', () => {
+    const entries: KindRecordingEntry[] = [];
+    const session = createKindSession<DoorContext, DoorEvent>(
+      doorKind,
+      machine,
+      {},
+      { id: 'd', recorder: { record: (e) => entries.push(e) } },
+    );
+    session.send({ type: 'LOCK', key: false }); // refused: no key
+    const unguarded = structuredClone(door);
+    delete (unguarded.states.CLOSED.on.LOCK[0] as { guard?: string }).guard;
+    const broken = createMachineOfKind(doorKind, unguarded);
+    const replay = replayKindRecording(doorKind, broken, [...entries, { v: 1, session: 'd', seq: 2 }]);
+    expect(replay.divergences.map((d) => d.field)).toEqual(['after', 'error']);
+    expect(String(replay.divergences[1]!.actual)).toMatch(/at|after/);
+  });
+
+  it('should persist and restore through the kind’s snapshot, and refuse a bad event or snapshot with the field named', () => {
+    const session = createKindSession<DoorContext, DoorEvent>(doorKind, machine, { hasKey: true });
+    session.send({ type: 'OPEN' });
+    const again = restoreKindSession<DoorContext, DoorEvent>(
+      doorKind,
+      machine,
+      JSON.parse(JSON.stringify(session.persist())),
+    );
+    expect(again.state).toBe('OPEN');
+    expect(again.context).toEqual({ opened: 11, hasKey: true });
+    expect(() => again.send({ type: 'LOCK' } as DoorEvent)).toThrow(KindSessionError);
+    expect(() => again.send({ type: 'LOCK' } as DoorEvent)).toThrow(/key/);
+    const bad = { ...session.persist(), context: { opened: 'eleven', hasKey: true } };
+    expect(() => restoreKindSession(doorKind, machine, bad)).toThrow(/context\.opened/);
+    expect(() => restoreKindSession(safetyMachineKind, machine, session.persist())).toThrow(/kind: expected "safety"/);
   });
 });
