@@ -25,3 +25,10 @@ export function idOfKey(prefix: string, key: string, suffix: string): string | u
   if (!key.startsWith(head) || !key.endsWith(suffix) || key.length < head.length + suffix.length) return undefined;
   return key.slice(head.length, key.length - suffix.length);
 }
+
+/**
+ *   <prefix>{<id>}:c   hash: call id → lease expiry (Redis time, epoch ms) of each call a live
+ *                      MCP gateway runs on the session (createRedisGatewaySession)
+ */
+export const CLAIMS_SUFFIX = '}:c';
+export const claimsKey = (prefix: string, id: string) => `${prefix}{${id}${CLAIMS_SUFFIX}`;
