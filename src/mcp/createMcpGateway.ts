@@ -836,6 +836,17 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
   };
 
+  /**
+   * The server's messages to the client, in order. On a shared session an answer waits until the
+   * call's end is saved: when the client has an answer, every gateway on the session sees its end.
+   */
+  let upQueue: Promise<unknown> = Promise.resolve();
+  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) => {
+    if (!shared) return void sendUp(message, relatedRequestId);
+    const saved = chain;
+    upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
+  };
+
   downstream.onmessage = (message: JSONRPCMessage) => {
     if (finished) return;
     if (!('method' in message) && message.id !== undefined) {
@@ -871,9 +882,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (serverHasTools) void fetchTools();
     } else if (isNotification(message) && message.method === 'notifications/progress') {
       const token = asObject(message.params)?.progressToken;
-      return void sendUp(message, progressOf.get(JSON.stringify(token)));
+      return forwardUp(message, progressOf.get(JSON.stringify(token)));
     }
-    void sendUp(message);
+    forwardUp(message);
   };
 
   const finish = async (reason: McpGatewayExit['reason']) => {
@@ -915,6 +926,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     pending.clear();
     // The ends are saved (a shared session) before the gateway says it stopped.
     await chain;
+    await upQueue;
     for (const [, answer] of [...own, ...fromClient])
       answer({ jsonrpc: '2.0', id: 0, error: { code: JSONRPC_CONNECTION_CLOSED, message: 'closed' } });
     own.clear();
