@@ -581,6 +581,17 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     ...(asObject(declaration)?.outputSchema === undefined && { structuredContent: envelope }),
   });
 
+  /**
+   * The server's messages to the client, in order. On a shared session an answer waits until the
+   * call's end is saved: when the client has an answer, every gateway on the session sees its end.
+   */
+  let upQueue: Promise<unknown> = Promise.resolve();
+  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) => {
+    if (!shared) return void sendUp(message, relatedRequestId);
+    const saved = chain;
+    upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
+  };
+
   async function admit(request: JSONRPCRequest): Promise<void> {
     const key = keyOf(request.id);
     // Cancelled while waiting, or the gateway stopped (which answered it).
@@ -688,7 +699,11 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       // thrown value may have let the request through: unknown; an ordinary error is a failure.
       untrack(request.id);
       settle(call, { ok: false, error: e });
-      await replyError(request.id, JSONRPC_CONNECTION_CLOSED, `the MCP server cannot be reached: ${messageOf(e)}`);
+      forwardUp({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: JSONRPC_CONNECTION_CLOSED, message: `the MCP server cannot be reached: ${messageOf(e)}` },
+      });
     }
   }
 
@@ -834,17 +849,6 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       // Learn the declarations before the first call needs them (once the server is initialised).
       void fetchTools();
     }
-  };
-
-  /**
-   * The server's messages to the client, in order. On a shared session an answer waits until the
-   * call's end is saved: when the client has an answer, every gateway on the session sees its end.
-   */
-  let upQueue: Promise<unknown> = Promise.resolve();
-  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) => {
-    if (!shared) return void sendUp(message, relatedRequestId);
-    const saved = chain;
-    upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
   };
 
   downstream.onmessage = (message: JSONRPCMessage) => {
