@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisSessionStore, type RedisSessionStore } from 'assistant-safety/redis';
+import { createRedisSessionStore, DEFAULT_ORPHAN_AFTER_MS, type RedisSessionStore } from 'assistant-safety/redis';
 import { startTestRedis, type TestRedis } from '../redis/redisServer.js';
-import { cli, connect, envelopeOf, fixtureCommand, tempDir, until, type Connected } from './helpers.js';
+import { cli, connect, envelopeOf, fixtureCommand, ROOT, tempDir, until, type Connected } from './helpers.js';
 
 /*
  * A gateway whose session is kept in Redis (`mcp-gateway --redis URL --session ID`): a write cut
@@ -128,4 +128,11 @@ describe('a gateway on a Redis session, when a write is cut off', () => {
     await second.client.close();
     await second.exited;
   }, 90_000);
+
+  it('should document the default lease the code uses', () => {
+    const row = readFileSync(join(ROOT, 'docs', 'limits.md'), 'utf8')
+      .split('\n')
+      .find((line) => line.includes('`--orphan-after-ms`'));
+    expect(row).toContain(`| ${DEFAULT_ORPHAN_AFTER_MS / 1000} s after its last claim renewal`);
+  });
 });
