@@ -352,7 +352,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       classifier = classifyFromTools([...declarations.values()], classifierOptions);
     } catch (e) {
       // A malformed declaration must not make anything a read: classify without declarations.
-      log(`the server's tool list cannot be used (${(e as Error).message}); its tools are classified as undeclared`);
+      log(`the server's tool list cannot be used (${messageOf(e)}); its tools are classified as undeclared`);
       classifier = classifyFromTools([], classifierOptions);
     }
     for (const name of added) {
@@ -367,7 +367,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const sendUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) =>
     upstream
       .send(message, relatedRequestId === undefined ? undefined : { relatedRequestId })
-      .catch((e: unknown) => log(`cannot write to the client: ${(e as Error).message}`));
+      .catch((e: unknown) => log(`cannot write to the client: ${messageOf(e)}`));
   const replyError = (id: RequestId, code: number, message: string) =>
     sendUp({ jsonrpc: '2.0', id, error: { code, message } });
 
@@ -413,7 +413,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         await listOnce();
       } while (listAgain && !finished);
     })()
-      .catch((e: unknown) => log(`could not list the server's tools: ${(e as Error).message}`))
+      .catch((e: unknown) => log(`could not list the server's tools: ${messageOf(e)}`))
       .finally(() => (listing = undefined));
     return listing;
   };
@@ -424,7 +424,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     try {
       kind = options.classify(name, args, classifier.tools.get(name));
     } catch (e) {
-      log(`the classifier threw for ${name}: ${(e as Error).message}; classified as write`);
+      log(`the classifier threw for ${name}: ${messageOf(e)}; classified as write`);
       return 'write';
     }
     return (TOOL_KINDS as readonly unknown[]).includes(kind) ? (kind as ToolKind) : 'write';
@@ -829,11 +829,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       track(message);
       downstream.send(message).catch((e: unknown) => {
         untrack(message.id);
-        void replyError(
-          message.id,
-          JSONRPC_CONNECTION_CLOSED,
-          `the MCP server cannot be reached: ${(e as Error).message}`,
-        );
+        void replyError(message.id, JSONRPC_CONNECTION_CLOSED, `the MCP server cannot be reached: ${messageOf(e)}`);
       });
       return;
     }
@@ -844,7 +840,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         if (p?.call) cancel(requestId, p.call);
       }
     }
-    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
+    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${messageOf(e)}`));
     if (isNotification(message) && message.method === 'notifications/initialized' && serverHasTools) {
       // Learn the declarations before the first call needs them (once the server is initialised).
       void fetchTools();
