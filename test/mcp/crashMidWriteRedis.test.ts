@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisSessionStore, DEFAULT_ORPHAN_AFTER_MS, type RedisSessionStore } from 'assistant-safety/redis';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createMcpGateway } from 'assistant-safety/mcp';
+import {
+  createRedisGatewaySession,
+  createRedisSessionStore,
+  DEFAULT_ORPHAN_AFTER_MS,
+  type RedisSessionStore,
+} from 'assistant-safety/redis';
 import { startTestRedis, type TestRedis } from '../redis/redisServer.js';
 import { cli, connect, envelopeOf, fixtureCommand, ROOT, tempDir, until, type Connected } from './helpers.js';
 
@@ -128,6 +137,54 @@ describe('a gateway on a Redis session, when a write is cut off', () => {
     await second.client.close();
     await second.exited;
   }, 90_000);
+
+  it('should end a write whose gateway is gone as an unknown outcome when the next gateway starts', async () => {
+    const session = `restarted-${Date.now()}`;
+    /** A gateway in this process on the Redis session, in front of a server whose write never answers. */
+    const gatewayOn = async () => {
+      const server = new McpServer({ name: 'never', version: '1.0.0' });
+      server.registerTool('get_status', { annotations: { readOnlyHint: true } }, async () => ({
+        content: [{ type: 'text', text: 'running' }],
+      }));
+      server.registerTool('restart', { annotations: { readOnlyHint: false } }, () => new Promise<never>(() => {}));
+      const [serverSide, downstream] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const [upstream, clientSide] = InMemoryTransport.createLinkedPair();
+      const sharedSession = createRedisGatewaySession({
+        redis: { url: redis.url, timeoutMs: 20_000 },
+        sessionId: session,
+        orphanAfterMs: 300,
+      });
+      const gateway = createMcpGateway({ upstream, downstream, sharedSession });
+      await gateway.start();
+      const client = new Client({ name: 'restart-test', version: '1.0.0' });
+      await client.connect(clientSide);
+      return { gateway, client, sharedSession };
+    };
+    const first = await gatewayOn();
+    await first.client.callTool({ name: 'get_status', arguments: {} });
+    void first.client.callTool({ name: 'restart', arguments: {} }).catch(() => undefined);
+    await until(async () => (await stateOf(session)) === 'WRITING');
+    // The first gateway's process is gone: nothing renews its claim any more.
+    await first.sharedSession.close();
+    const claims = `assistant-safety:{${session}}:c`;
+    await until(async () => {
+      const [seconds, micros] = await raw.time();
+      const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      const leases = Object.values(await raw.hgetall(claims)).map(Number);
+      return leases.length > 0 && leases.every((expiry) => expiry <= now);
+    });
+
+    const second = await gatewayOn();
+    // Its start ended the orphaned write, before any call.
+    expect(await stateOf(session)).toBe('VERIFYING');
+    expect(second.gateway.session.state).toBe('VERIFYING');
+    const blocked = (await second.client.callTool({ name: 'restart', arguments: {} })) as { content: unknown[] };
+    expect(envelopeOf(blocked).details).toMatchObject({ reasonCode: 'UNVERIFIED_WRITE' });
+    await second.client.close();
+    await second.gateway.closed;
+    await second.sharedSession.close();
+  }, 60_000);
 
   it('should document the default lease the code uses', () => {
     const row = readFileSync(join(ROOT, 'docs', 'limits.md'), 'utf8')
