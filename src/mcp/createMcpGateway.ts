@@ -4,7 +4,6 @@ import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextpro
 import { classifyFromTools, type ExplainingClassifier, type ToolDeclaration } from '../classify/index.js';
 import {
   createSafetySession,
-  finishToolCall,
   hasVerificationEvidence,
   SafetyInputError,
   settleToolCall,
