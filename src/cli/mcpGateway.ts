@@ -9,6 +9,7 @@ import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
+import { checkRedisUrl } from '../redis/cliSupport.js';
 
 /** The install command printed when the optional MCP SDK is missing. */
 const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -102,6 +103,7 @@ export const mcpGatewayCommand: Command = {
                                      [--record FILE] [--live URL] [--cancel-grace-ms MS]
                                      [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                      [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
+                                     [--redis URL --session ID [--redis-prefix P] [--orphan-after-ms MS]]
                                      -- COMMAND [ARGS...]
 assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
 
@@ -150,6 +152,16 @@ definition changes later is a write (unless a rule names it).
                   most MCP sessions open at once over --listen (default 16); more get 503
   --idle-timeout-ms MS
                   an MCP session with no request for MS ends, server and all (default 600000)
+  --redis URL --session ID
+                  keep the safety session ID in Redis (needs ioredis): every decision is saved
+                  before the call reaches the server, so a restarted or crashed gateway loses
+                  no write in flight; recordings go to the session's Redis Stream (serve --redis)
+  --redis-prefix P
+                  the key prefix (default assistant-safety:)
+  --orphan-after-ms MS
+                  a call left in flight by a gateway that died is ended as an unknown outcome
+                  (a write must then be verified) once its lease runs out: MS after the
+                  gateway's last renewal (default 30000)
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
@@ -177,6 +189,10 @@ the server could not start.`,
           token: { type: 'string' },
           'max-sessions': { type: 'string' },
           'idle-timeout-ms': { type: 'string' },
+          redis: { type: 'string' },
+          session: { type: 'string' },
+          'redis-prefix': { type: 'string' },
+          'orphan-after-ms': { type: 'string' },
         },
       });
     } catch (e) {
@@ -226,8 +242,36 @@ the server could not start.`,
       for (const flag of ['token', 'max-sessions', 'idle-timeout-ms'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --listen`);
     }
+    if (values.redis !== undefined) {
+      const bad = checkRedisUrl(values.redis);
+      if (bad) throw new UsageError(bad);
+      if (values.session === undefined || values.session.length === 0)
+        throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
+      for (const flag of ['listen', 'targets', 'shadow', 'record', 'live'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --redis`);
+    } else {
+      for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
+    }
+    const orphanAfterMs = numberOption(values['orphan-after-ms'], '--orphan-after-ms');
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
+    let sharedSession: import('../redis/index.js').RedisGatewaySession | undefined;
+    if (values.redis !== undefined) {
+      const redisModule = await importRedis(io);
+      if (!redisModule) return 2;
+      sharedSession = redisModule.createRedisGatewaySession({
+        redis: {
+          url: values.redis,
+          streams: true,
+          worker: `mcp-gateway:${process.pid}`,
+          ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
+          onError: (e) => log(`redis: ${e.message}`),
+        },
+        sessionId: values.session!,
+        ...(orphanAfterMs !== undefined && { orphanAfterMs }),
+      });
+    }
 
     let file: FileRecorder | undefined;
     let live: LiveRecorder | undefined;
@@ -279,11 +323,14 @@ the server could not start.`,
       setTimeout(() => process.exit(0), 2000).unref();
       return 0;
     }
-    const session = createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
+    const session = sharedSession
+      ? undefined
+      : createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
       downstream: mcp.spawnMcpServer(command!, args),
-      session,
+      ...(session && { session }),
+      ...(sharedSession && { sharedSession }),
       ...(rules !== undefined && { rules }),
       ...(values['name-verbs'] && { nameVerbs: true }),
       trustAnnotations,
@@ -297,7 +344,9 @@ the server could not start.`,
     let code: number;
     try {
       await gateway.start();
-      log(`session ${session.id}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`);
+      log(
+        `session ${session?.id ?? `${sharedSession!.sessionId} (Redis)`}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`,
+      );
       const exit = await gateway.closed;
       if (exit.endedInFlight)
         log(`${exit.endedInFlight} call(s) in flight were ended with an unknown outcome (a write must be verified)`);
@@ -311,6 +360,7 @@ the server could not start.`,
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       await closeRecorders();
+      await sharedSession?.close().catch(() => undefined);
     }
     // Nothing may keep a finished gateway alive (a client waits for it to exit); the server's
     // process group is already gone (the transport's close waited for it).
@@ -318,6 +368,20 @@ the server could not start.`,
     return code;
   },
 };
+
+/** Imports the Redis subpath, or prints how to install ioredis and returns undefined. */
+async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js') | undefined> {
+  try {
+    return await import('../redis/index.js');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      io.err('mcp-gateway: the --redis option needs the ioredis package: npm i ioredis');
+      return undefined;
+    }
+    throw e;
+  }
+}
 
 /** The first argument from which the rest looks like a server's command line (`npx` in `--rules r npx -y srv`). */
 function firstNonOption(argv: readonly string[], fallback: string): string {
@@ -331,6 +395,10 @@ function firstNonOption(argv: readonly string[], fallback: string): string {
     '--cancel-grace-ms',
     '--max-sessions',
     '--idle-timeout-ms',
+    '--redis',
+    '--session',
+    '--redis-prefix',
+    '--orphan-after-ms',
     '--server-command',
     '--server-arg',
   ]);

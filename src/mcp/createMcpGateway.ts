@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { classifyFromTools, type ExplainingClassifier, type ToolDeclaration } from '../classify/index.js';
 import {
   createSafetySession,
-  finishToolCall,
   hasVerificationEvidence,
   SafetyInputError,
   settleToolCall,
@@ -13,11 +12,14 @@ import {
   type FSMBlockedError,
   type SafetySession,
   type SessionRecorder,
+  type ToolCallSettlement,
+  type ToolCallStart,
   type ToolClassifier,
   type ToolKind,
 } from '../index.js';
 import type { CallDescriptor } from '../classifier.js';
 import { withAnnotationTrust, type AnnotationTrust } from './annotationTrust.js';
+import type { SharedGatewaySession } from './SharedGatewaySession.js';
 import { isTooLarge } from './spawnMcpServer.js';
 
 /** JSON-RPC error codes the gateway answers with. */
@@ -37,6 +39,13 @@ export interface McpGatewayOptions {
   session?: SafetySession;
   /** Recorder of the default session (ignored when `session` is given). */
   recorder?: SessionRecorder;
+  /**
+   * A session kept outside this process (`createRedisGatewaySession` from `assistant-safety/redis`):
+   * every decision is saved there before the call reaches the server, every end before the
+   * gateway goes on, and the calls a gone gateway left in flight are ended as unknown outcomes
+   * (see {@link SharedGatewaySession}). `session` and `recorder` are then unused.
+   */
+  sharedSession?: SharedGatewaySession;
   /** Classifier rules (the `createClassifier` format); they win over what the tools declare. */
   rules?: unknown;
   /** Opt in to the name-verb heuristic for tools that declare nothing (docs/classification.md). */
@@ -92,8 +101,12 @@ export interface McpGatewayExit {
 
 /** A running gateway. See {@link createMcpGateway}. */
 export interface McpGateway {
+  /** The session (with `sharedSession`: as it was at the last decision or end this gateway saved). */
   readonly session: SafetySession;
-  /** Starts the downstream transport, then the upstream one. */
+  /**
+   * Starts the downstream transport, then the upstream one (with `sharedSession`, first loads the
+   * session and ends the calls a gone gateway left in flight; rejects when it cannot be saved).
+   */
   start(): Promise<void>;
   /** Stops both sides; in-flight calls are ended as failed. */
   close(): Promise<void>;
@@ -131,6 +144,27 @@ interface Pending {
 interface Held {
   call: GatedCall;
   timer: ReturnType<typeof setTimeout>;
+}
+
+/** A thrown value's message, for a log line; never throws (a hostile value has none). */
+function messageOf(e: unknown): string {
+  try {
+    return e instanceof Error ? e.message : String(e);
+  } catch {
+    return 'an unreadable thrown value';
+  }
+}
+
+/** The SDK's request timeout: an MCP proxy between the gateway and the tool gave up waiting. */
+const JSONRPC_REQUEST_TIMEOUT = -32001;
+
+/**
+ * A JSON-RPC error that says the call was cut off, not refused: a proxy in between (another
+ * gateway) lost its server, or gave up waiting. The tool may have acted.
+ */
+function cutOff(error: unknown): boolean {
+  const code = asObject(error)?.code;
+  return code === JSONRPC_CONNECTION_CLOSED || code === JSONRPC_REQUEST_TIMEOUT;
 }
 
 const keyOf = (id: RequestId) => (typeof id === 'string' ? `s:${id}` : `n:${id}`);
@@ -215,7 +249,24 @@ function evidenceOf(result: Record<string, unknown>): unknown {
  */
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { upstream, downstream, log = () => undefined } = options;
-  const session = options.session ?? createSafetySession(options.recorder ? { recorder: options.recorder } : {});
+  const shared = options.sharedSession;
+  const local = shared
+    ? undefined
+    : (options.session ?? createSafetySession(options.recorder ? { recorder: options.recorder } : {}));
+  /** The session as last seen: the local one, or the shared one as this gateway last saved it. */
+  let lastSeen: SafetySession | undefined = local;
+  /** Call ids on a shared session carry this gateway's own prefix: another gateway's client reuses request ids. */
+  const callPrefix = shared ? `gw-${randomBytes(4).toString('hex')}:` : '';
+  /** The shared session's loads and saves, in the order the gateway asked for them. */
+  let chain: Promise<unknown> = Promise.resolve();
+  const inOrder = <T>(work: () => Promise<T>): Promise<T> => {
+    const p = chain.then(work);
+    chain = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    return p;
+  };
   const toolListTimeoutMs = options.toolListTimeoutMs ?? 10_000;
   const cancelGraceMs = options.cancelGraceMs ?? 30_000;
   const trust = options.trustAnnotations ?? 'all';
@@ -300,7 +351,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       classifier = classifyFromTools([...declarations.values()], classifierOptions);
     } catch (e) {
       // A malformed declaration must not make anything a read: classify without declarations.
-      log(`the server's tool list cannot be used (${(e as Error).message}); its tools are classified as undeclared`);
+      log(`the server's tool list cannot be used (${messageOf(e)}); its tools are classified as undeclared`);
       classifier = classifyFromTools([], classifierOptions);
     }
     for (const name of added) {
@@ -315,7 +366,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const sendUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) =>
     upstream
       .send(message, relatedRequestId === undefined ? undefined : { relatedRequestId })
-      .catch((e: unknown) => log(`cannot write to the client: ${(e as Error).message}`));
+      .catch((e: unknown) => log(`cannot write to the client: ${messageOf(e)}`));
   const replyError = (id: RequestId, code: number, message: string) =>
     sendUp({ jsonrpc: '2.0', id, error: { code, message } });
 
@@ -361,7 +412,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         await listOnce();
       } while (listAgain && !finished);
     })()
-      .catch((e: unknown) => log(`could not list the server's tools: ${(e as Error).message}`))
+      .catch((e: unknown) => log(`could not list the server's tools: ${messageOf(e)}`))
       .finally(() => (listing = undefined));
     return listing;
   };
@@ -372,7 +423,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     try {
       kind = options.classify(name, args, classifier.tools.get(name));
     } catch (e) {
-      log(`the classifier threw for ${name}: ${(e as Error).message}; classified as write`);
+      log(`the classifier threw for ${name}: ${messageOf(e)}; classified as write`);
       return 'write';
     }
     return (TOOL_KINDS as readonly unknown[]).includes(kind) ? (kind as ToolKind) : 'write';
@@ -447,7 +498,79 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     const result = answer && 'result' in answer ? asObject(answer.result) : undefined;
     const accepted = result?.action === 'accept' && asObject(result.content)?.attest === true;
     log(`escalated ${name} (${block.reasonCode}): ${accepted ? 'attested by the client' : 'not attested'}`);
-    return accepted && session.attest(block, { by: 'mcp-client' });
+    return accepted;
+  }
+
+  /** Ends the calls a gone gateway left in flight: their outcome is unknown (a write must be verified). */
+  function endOrphans(s: SafetySession, orphaned: readonly string[]) {
+    for (const id of orphaned) {
+      if (!(id in s.context.calls) && !(id in s.context.shadowCalls)) continue;
+      s.endToolCall({ id, ok: false, unknown: true });
+      log(`call ${id} was left in flight by a gateway that is gone: its outcome is unknown, it must be verified`);
+    }
+  }
+
+  /** On a shared session: ends the orphaned calls, then runs `fn`, all in one save. */
+  async function sharedDecision<T>(sharedSession: SharedGatewaySession, fn: (s: SafetySession) => T): Promise<T> {
+    const orphaned = await sharedSession.orphans();
+    const value = await sharedSession.withSession((s) => {
+      endOrphans(s, orphaned);
+      const v = fn(s);
+      lastSeen = s;
+      return v;
+    });
+    await Promise.all(orphaned.map((id) => sharedSession.release(id, true)));
+    return value;
+  }
+
+  /**
+   * Asks the gate for a call (after attesting `attested`, an escalated block the client vouched for).
+   * On a shared session the decision is saved (with the call claimed) before it is returned.
+   */
+  function decide(
+    start: ToolCallStart,
+    attested?: FSMBlockedError,
+  ): FSMBlockedError | null | Promise<FSMBlockedError | null> {
+    const run = (s: SafetySession) =>
+      attested && !s.attest(attested, { by: 'mcp-client' }) ? attested : s.beginToolCall(start);
+    if (!shared) return run(local!);
+    return inOrder(async () => {
+      await shared.claim(start.id);
+      let blocked: FSMBlockedError | null;
+      try {
+        blocked = await sharedDecision(shared, run);
+      } catch (e) {
+        // The begin may have landed (a lost reply): the claim runs out, and the call is then orphaned.
+        await shared.release(start.id, false).catch(() => undefined);
+        throw e;
+      }
+      if (blocked) await shared.release(start.id, true).catch(() => undefined);
+      return blocked;
+    });
+  }
+
+  /** Changes the session: at once on a local one; on a shared one saved in order (logged if it cannot be). */
+  function onSession(what: string, fn: (s: SafetySession) => void, callId: string) {
+    const failed = (e: unknown) => log(`could not ${what} on the session: ${messageOf(e)}`);
+    if (!shared) {
+      try {
+        fn(local!);
+      } catch (e) {
+        failed(e);
+      }
+      return;
+    }
+    void inOrder(async () => {
+      try {
+        await sharedDecision(shared, fn);
+      } catch (e) {
+        failed(e);
+        // Not saved: the claim runs out, and the next gateway ends the call as an unknown outcome.
+        await shared.release(callId, false).catch(() => undefined);
+        return;
+      }
+      await shared.release(callId, true).catch((e: unknown) => log(`could not release ${callId}: ${messageOf(e)}`));
+    });
   }
 
   const blockedResult = (declaration: ToolDeclaration | undefined, envelope: object) => ({
@@ -456,6 +579,17 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     // structuredContent must match a declared output schema; the envelope only goes where none is declared.
     ...(asObject(declaration)?.outputSchema === undefined && { structuredContent: envelope }),
   });
+
+  /**
+   * The server's messages to the client, in order. On a shared session an answer waits until the
+   * call's end is saved: when the client has an answer, every gateway on the session sees its end.
+   */
+  let upQueue: Promise<unknown> = Promise.resolve();
+  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) => {
+    if (!shared) return void sendUp(message, relatedRequestId);
+    const saved = chain;
+    upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
+  };
 
   async function admit(request: JSONRPCRequest): Promise<void> {
     const key = keyOf(request.id);
@@ -485,7 +619,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     const kind = described.kind;
     // A reused id of a cancelled call the session may still hold gets a call id of its own.
     const reused = held.has(key) || retired.has(key);
-    const callId = reused ? `${String(request.id)}~${++reuses}` : String(request.id);
+    const callId = `${callPrefix}${String(request.id)}${reused ? `~${++reuses}` : ''}`;
     const start = {
       id: callId,
       kind,
@@ -496,19 +630,35 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     };
     let blocked;
     try {
-      blocked = session.beginToolCall(start);
+      // A local session decides at once: nothing (a cancellation) can come in between.
+      const decided = decide(start);
+      blocked = decided instanceof Promise ? await decided : decided;
+      if (!blocked && (finished || !pending.has(key))) {
+        // Cancelled (or the gateway stopped) while a shared session saved the decision: it never ran.
+        end({ callId, tool: name, kind, ended: false });
+        return;
+      }
       if (blocked && clientElicits && escalate.has(blocked.reasonCode)) {
         // A person may supply the missing evidence; the gate then decides the call again.
-        if (await escalateBlock(blocked, request, name)) blocked = session.beginToolCall(start);
+        if (await escalateBlock(blocked, request, name)) blocked = await decide(start, blocked);
         if (finished || !pending.has(key)) {
-          if (!blocked) end({ callId, tool: name, kind, ended: false }, false);
+          if (!blocked) end({ callId, tool: name, kind, ended: false });
           return;
         }
       }
     } catch (e) {
-      if (!(e instanceof SafetyInputError)) throw e;
+      if (!(e instanceof SafetyInputError) && !shared) throw e;
       untrack(request.id);
-      await replyError(request.id, JSONRPC_INVALID_REQUEST, `tools/call: ${e.message}`);
+      if (e instanceof SafetyInputError)
+        await replyError(request.id, JSONRPC_INVALID_REQUEST, `tools/call: ${e.message}`);
+      else {
+        log(`${name}: the shared session could not be saved: ${messageOf(e)}`);
+        await replyError(
+          request.id,
+          JSONRPC_INTERNAL_ERROR,
+          `assistant-safety gateway: the session could not be saved, so ${name} did not run: ${messageOf(e)}`,
+        );
+      }
       return;
     }
     if (blocked) {
@@ -532,7 +682,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     if (reused) {
       // The server may still answer the cancelled call of this id: this one cannot be told apart.
       untrack(request.id);
-      end(call, false);
+      end(call);
       await replyError(
         request.id,
         JSONRPC_INVALID_REQUEST,
@@ -544,62 +694,52 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     try {
       await downstream.send(request);
     } catch (e) {
+      // The shared settle rule: a cut connection (EPIPE, ECONNRESET), a timeout or an unreadable
+      // thrown value may have let the request through: unknown; an ordinary error is a failure.
       untrack(request.id);
-      end(call, false);
-      await replyError(
-        request.id,
-        JSONRPC_CONNECTION_CLOSED,
-        `the MCP server cannot be reached: ${(e as Error).message}`,
-      );
+      settle(call, { ok: false, error: e });
+      forwardUp({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: JSONRPC_CONNECTION_CLOSED, message: `the MCP server cannot be reached: ${messageOf(e)}` },
+      });
     }
   }
 
-  function end(call: GatedCall, ok: boolean, how: { verified?: boolean; unknown?: boolean } = {}) {
+  /**
+   * Ends a call by the one settle rule every harness uses (`settleToolCall`): a result is a
+   * success (a tool declared self-verifying may verify itself, never with evidence its own
+   * arguments carry), a thrown value is judged by `outcomeOfError`, and an unknown outcome of a
+   * write must be verified.
+   */
+  function settle(call: GatedCall, settled: ToolCallSettlement | { ok: false; error: unknown }) {
     if (call.ended) return;
     call.ended = true;
-    try {
-      finishToolCall(
-        session,
-        how.unknown
-          ? { id: call.callId, ok: false, unknown: true }
-          : how.verified
-            ? { id: call.callId, ok, verified: true }
-            : { id: call.callId, ok },
-      );
-    } catch (e) {
-      log(`could not end ${call.tool} on the session: ${(e as Error).message}`);
-    }
+    const settledCall = {
+      id: call.callId,
+      kind: call.kind,
+      args: call.args,
+      ...(call.selfVerifying && { selfVerifying: true }),
+    };
+    onSession(`end ${call.tool}`, (s) => settleToolCall(s, settledCall, settled), call.callId);
   }
 
+  /** The tool reported failure (an `isError` result, a JSON-RPC error): nothing changed. */
+  const end = (call: GatedCall) => settle(call, { ok: false });
+
   /** Cut off or gave up on: the tool may have acted (a write so ended must be verified). */
-  const endUnknown = (call: GatedCall) => end(call, false, { unknown: true });
+  const endUnknown = (call: GatedCall) => settle(call, { ok: false, unknown: true });
 
   /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
   function endByAnswer(call: GatedCall, message: JSONRPCMessage) {
     if ('result' in message) {
       const result = asObject(message.result) ?? {};
-      if (result.isError === true || call.ended) return end(call, false);
-      call.ended = true;
-      try {
-        // The tool loop's rule: only a tool declared self-verifying verifies itself, and never with
-        // evidence its own arguments carry.
-        settleToolCall(
-          session,
-          {
-            id: call.callId,
-            kind: call.kind,
-            args: call.args,
-            ...(call.selfVerifying && { selfVerifying: true }),
-          },
-          { ok: true, value: evidenceOf(result) ?? result },
-        );
-      } catch (e) {
-        log(`could not end ${call.tool} on the session: ${(e as Error).message}`);
-      }
-    } else if ('error' in message && isTooLarge(message.error)) {
-      // The server answered, with more than could be read: whatever it did is not known.
+      if (result.isError === true) return end(call);
+      settle(call, { ok: true, value: evidenceOf(result) ?? result });
+    } else if ('error' in message && (isTooLarge(message.error) || cutOff(message.error))) {
+      // The server answered with more than could be read, or a proxy in between lost it: not known.
       endUnknown(call);
-    } else end(call, false);
+    } else end(call);
   }
 
   /**
@@ -608,7 +748,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
    */
   function cancel(id: RequestId, call: GatedCall) {
     if (call.ended) return;
-    if (call.kind !== 'write') return end(call, false);
+    if (call.kind !== 'write') return end(call);
     const key = keyOf(id);
     const timer = setTimeout(() => {
       held.delete(key);
@@ -670,10 +810,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         admissions = admissions
           .then(() => admit(message))
           .catch((e: unknown) => {
-            log(`tools/call failed in the gateway: ${(e as Error).stack ?? String(e)}`);
+            log(`tools/call failed in the gateway: ${messageOf(e)}`);
             const p = untrack(message.id);
             if (p?.call) endUnknown(p.call);
-            void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${(e as Error).message}`);
+            void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${messageOf(e)}`);
           });
         return;
       }
@@ -688,11 +828,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       track(message);
       downstream.send(message).catch((e: unknown) => {
         untrack(message.id);
-        void replyError(
-          message.id,
-          JSONRPC_CONNECTION_CLOSED,
-          `the MCP server cannot be reached: ${(e as Error).message}`,
-        );
+        void replyError(message.id, JSONRPC_CONNECTION_CLOSED, `the MCP server cannot be reached: ${messageOf(e)}`);
       });
       return;
     }
@@ -703,7 +839,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         if (p?.call) cancel(requestId, p.call);
       }
     }
-    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${(e as Error).message}`));
+    downstream.send(message).catch((e: unknown) => log(`cannot write to the MCP server: ${messageOf(e)}`));
     if (isNotification(message) && message.method === 'notifications/initialized' && serverHasTools) {
       // Learn the declarations before the first call needs them (once the server is initialised).
       void fetchTools();
@@ -745,9 +881,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (serverHasTools) void fetchTools();
     } else if (isNotification(message) && message.method === 'notifications/progress') {
       const token = asObject(message.params)?.progressToken;
-      return void sendUp(message, progressOf.get(JSON.stringify(token)));
+      return forwardUp(message, progressOf.get(JSON.stringify(token)));
     }
-    void sendUp(message);
+    forwardUp(message);
   };
 
   const finish = async (reason: McpGatewayExit['reason']) => {
@@ -787,6 +923,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       );
     }
     pending.clear();
+    // The ends are saved (a shared session) before the gateway says it stopped.
+    await chain;
+    await upQueue;
     for (const [, answer] of [...own, ...fromClient])
       answer({ jsonrpc: '2.0', id: 0, error: { code: JSONRPC_CONNECTION_CLOSED, message: 'closed' } });
     own.clear();
@@ -804,7 +943,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   downstream.onerror = (e) => log(`server transport: ${e.message}`);
 
   return {
-    session,
+    get session() {
+      return lastSeen!;
+    },
     closed,
     get tools() {
       return classifier.tools;
@@ -812,6 +953,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     definitionChanges: changes,
     explain: (toolName: string, args?: unknown) => explainNow(toolName, args),
     async start() {
+      // A shared session: load it, and end what a gone gateway left in flight, before any traffic.
+      if (shared) await inOrder(() => sharedDecision(shared, () => undefined));
       await downstream.start();
       await upstream.start();
     },

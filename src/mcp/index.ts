@@ -14,6 +14,7 @@ export {
   JSONRPC_CONNECTION_CLOSED,
 } from './createMcpGateway.js';
 export type { McpGateway, McpGatewayOptions, McpGatewayExit, ToolDefinitionChange } from './createMcpGateway.js';
+export type { SharedGatewaySession } from './SharedGatewaySession.js';
 export { createStdioServerTransport } from './stdioServerTransport.js';
 export type { StdioServerTransportOptions } from './stdioServerTransport.js';
 export { spawnMcpServer, JSONRPC_RESULT_TOO_LARGE } from './spawnMcpServer.js';

@@ -28,3 +28,6 @@ export { StreamRecordError } from './streamRecords.js';
 export type { StreamRecord } from './streamRecords.js';
 export { startRedisLiveBridge } from './liveBridge.js';
 export type { RedisLiveBridge, RedisLiveBridgeOptions } from './liveBridge.js';
+export { createRedisGatewaySession, DEFAULT_ORPHAN_AFTER_MS } from './createRedisGatewaySession.js';
+export { RedisGatewaySessionOptions } from './createRedisGatewaySession.js';
+export type { RedisGatewaySession } from './createRedisGatewaySession.js';

@@ -5,6 +5,8 @@
  *   <prefix>{<id>}:s   hash: rev (random, the CAS token), v (saves so far),
  *                      seq (recording entries so far), data (persist() JSON), at (last save, epoch ms)
  *   <prefix>{<id>}:x   stream: one entry per recorded call, fields entry (JSON), worker, v
+ *   <prefix>{<id>}:c   hash: call id → lease expiry (Redis time, epoch ms) of each call a live
+ *                      MCP gateway runs on the session
  */
 
 export const SESSION_SUFFIX = '}:s';
@@ -25,3 +27,7 @@ export function idOfKey(prefix: string, key: string, suffix: string): string | u
   if (!key.startsWith(head) || !key.endsWith(suffix) || key.length < head.length + suffix.length) return undefined;
   return key.slice(head.length, key.length - suffix.length);
 }
+
+/** The claims of MCP gateways on a session's calls (createRedisGatewaySession). */
+const CLAIMS_SUFFIX = '}:c';
+export const claimsKey = (prefix: string, id: string) => `${prefix}{${id}${CLAIMS_SUFFIX}`;
