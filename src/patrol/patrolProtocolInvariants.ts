@@ -1,6 +1,7 @@
 import type { KindStep } from '../testing/index.js';
 import { initialPatrolContext, type PatrolContext, type PatrolEvent } from './patrolMachineKind.js';
 import type { PatrolInvariant } from './patrolInvariants.js';
+import { PATROL_PHASES } from './PatrolRunRecord.js';
 
 /*
  * The run's protocol as step rules, beside the four rules of a run (P1 to P4):
@@ -13,16 +14,7 @@ import type { PatrolInvariant } from './patrolInvariants.js';
 type Step = KindStep<PatrolContext, PatrolEvent>;
 
 /** The phases a `PHASE_FAILED` ends early: each goes to recording, noting the error. */
-const PHASES = new Set([
-  'gating',
-  'triage',
-  'mainPass',
-  'detecting',
-  'evaluationPass',
-  'checkingAssessments',
-  'assessmentSweep',
-  'reconciling',
-]);
+const PHASES = new Set<string>(PATROL_PHASES.filter((p) => p !== 'recording' && p !== 'dispatching'));
 
 /** The state the run's protocol goes to on an event; the state itself when the event does not apply there. */
 function expectedState(state: string, c: PatrolContext, e: PatrolEvent): string {
