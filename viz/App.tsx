@@ -151,7 +151,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   }, [track, version > 0]);
 
   return (
-    <div className={mode === 'edit' ? 'app app-edit' : mode === 'insights' ? 'app app-insights' : 'app'}>
+    <div className={mode === 'edit' ? 'app app-edit' : mode === 'insights' ? 'app app-insights' : 'app app-split'}>
       <header className="topbar">
         <h1>assistant-safety</h1>
         <nav className="modes" aria-label="mode">

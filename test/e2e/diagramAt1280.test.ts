@@ -79,9 +79,11 @@ describe('the diagram at 1280×720', () => {
     // The default view follows the newest session.
     await expect.poll(() => app.page.getByTestId('timeline-row').count()).toBeGreaterThan(1);
     const m = await measure(app.page);
+    await screenshot(app.page, 'diagram-1280-live');
     console.log(`Live view at 1280×720: ${JSON.stringify(m)}`);
     expect(fills(m)).toBeGreaterThanOrEqual(0.6);
     expect(m.smallest.stateName).toBeGreaterThanOrEqual(11);
+    expect(m.smallest.transitionLabel).toBeGreaterThanOrEqual(11);
     expect(m.clipped).toEqual([]);
     // A session blocked in VERIFYING, the state at the pane's right edge: its pill stays in the pane.
     await app.page.locator('[data-testid="live-session"][data-session="demo-retry-storm"]').click();
