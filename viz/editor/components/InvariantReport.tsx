@@ -47,11 +47,13 @@ export function InvariantReport({
             </div>
             <div className="muted">Rule: {v.sentence}</div>
             <div className="edit-broken">Broken: {v.message}.</div>
-            <div className="edit-label">
-              Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from a new session
-              {v.config ? ` ${v.config}` : ''}
-              {v.edges > 1 ? ` (${v.edges} edges break it; this is a shortest path to one)` : ''}
-            </div>
+            {v.steps.length > 0 && (
+              <div className="edit-label">
+                Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from a new session
+                {v.config ? ` ${v.config}` : ''}
+                {v.edges > 1 ? ` (${v.edges} edges break it; this is a shortest path to one)` : ''}
+              </div>
+            )}
             <ol className="edit-steps">
               {v.steps.map((s, i) => (
                 <li key={i}>
