@@ -118,7 +118,13 @@ export function patrolRecordingText(
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }
 
-/** Whether a recording's text is a Patrol recording (its first line is a Patrol header). */
+/**
+ * Whether a recording's text is a Patrol recording (its first line is a
+ * Patrol header), not a safety session's.
+ *
+ * @example
+ * isPatrolRecordingText(readFileSync('recordings/patrol-demo.patrol.jsonl', 'utf8')); // true
+ */
 export function isPatrolRecordingText(text: string): boolean {
   return /^\s*\{\s*"kind"\s*:\s*"patrol-run"/.test(text);
 }

@@ -11,7 +11,7 @@ export interface PatrolTimelineProps {
 const PASS_LABELS = { main: 'main pass', evaluation: 'evaluation', assessment: 'assessment' } as const;
 
 /** What a step was about, in words: the signals found, the finding filed or dispatched, the counts. */
-export function patrolStepText(step: PatrolRecordedStep): string {
+function patrolStepText(step: PatrolRecordedStep): string {
   const e = step.event;
   switch (e.type) {
     case 'START':

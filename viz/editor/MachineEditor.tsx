@@ -24,6 +24,7 @@ import { useSaveFlow } from './hooks/useSaveFlow.js';
 import { canRedo, canUndo, createEditorState, editorReducer, isDirty } from './model/editorReducer.js';
 import { dropEditorSession, keepEditorSession, resumeEditorSession } from './model/editorSessions.js';
 import { transitionRefOf } from './model/transitionRefOf.js';
+import { eventTypesOf } from './model/eventTypesOf.js';
 import { validateMachineOfKind } from './model/validateMachineOfKind.js';
 import './editor.css';
 
@@ -205,6 +206,7 @@ function EditorSession({
         {!validation.success && <ValidationIssues issues={validation.issues} />}
         {validation.success && (
           <InvariantReport
+            title={kind === 'patrol' ? 'Patrol invariants' : 'Safety invariants'}
             report={report}
             checking={checking}
             error={checkError}
@@ -266,11 +268,18 @@ function EditorSession({
           </button>
         )}
         {at && selected ? (
-          <TransitionInspector definition={doc.definition} at={at} transition={selected} onEdit={edit} />
+          <TransitionInspector
+            definition={doc.definition}
+            at={at}
+            transition={selected}
+            eventTypes={eventTypesOf(kind)}
+            onEdit={edit}
+          />
         ) : selectedState && (selectedState === ANY_STATE || doc.definition.states[selectedState]) ? (
           <StateInspector
             definition={doc.definition}
             state={selectedState}
+            eventTypes={eventTypesOf(kind)}
             onEdit={edit}
             onSelect={(selection) => dispatch({ type: 'select', selection })}
           />
