@@ -21,8 +21,15 @@ describe('editing the Patrol run machine in the browser', () => {
     const p1 = app.page.locator('[data-testid="invariant-violation"][data-invariant="P1"]');
     await expect.poll(() => p1.count()).toBe(1);
     expect(await p1.textContent()).toContain('A run never dispatches an investigation before its record is written.');
-    // Explored, not walked: no counterexample to play. No safety-machine replay of session recordings.
-    expect(await p1.locator('[data-action="play-first"]').count()).toBe(0);
+    // Its shortest counterexample plays on the diagram: the run sent to dispatch with no record.
+    const steps = p1.getByTestId('counterexample-step');
+    expect(await steps.last().textContent()).toBe('dispatching · DISPATCH → dispatching');
+    await steps.nth((await steps.count()) - 2).click();
+    expect(await app.page.locator('.edit-diagram [data-state="dispatching"].state-active').count()).toBe(1);
+    expect(
+      await app.page.locator('.edit-diagram .edge-taken[data-transition="reconciling.RECONCILED[0]"]').count(),
+    ).toBe(1);
+    // No safety-machine replay of session recordings.
     expect(await app.page.locator('[data-action="replay-recordings"]').count()).toBe(0);
     await screenshot(app.page, 'editor-patrol-broken');
 

@@ -28,6 +28,11 @@ describe("the editor's check of a Patrol machine", () => {
     const p1 = result.report.violations.find((v) => v.id === 'P1')!;
     expect(p1.sentence).toBe('A run never dispatches an investigation before its record is written.');
     expect(p1.message).toMatch(/DISPATCH in dispatching dispatched an investigation with no record written/);
+    // Its shortest counterexample: a run reconciled, then sent to dispatch with no record.
+    const steps = p1.steps.map((step) => step.text);
+    expect(steps.slice(-2)).toEqual(['reconciling · RECONCILED → dispatching', 'dispatching · DISPATCH → dispatching']);
+    expect(p1.steps.at(-2)).toMatchObject({ transition: 'reconciling.RECONCILED[0]' });
+    expect(p1.steps[0]).toMatchObject({ from: 'idle', to: 'gating' });
   });
 
   it('should name P3 when a scoped run is let into the stale reconcile', () => {

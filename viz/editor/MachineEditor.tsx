@@ -207,6 +207,7 @@ function EditorSession({
         {validation.success && (
           <InvariantReport
             title={kind === 'patrol' ? 'Patrol invariants' : 'Safety invariants'}
+            start={kind === 'patrol' ? 'an idle run' : 'a new session'}
             report={report}
             checking={checking}
             error={checkError}

@@ -7,6 +7,7 @@ import type { CheckReport } from '../model/CheckReport.js';
  */
 export function InvariantReport({
   title = 'Safety invariants',
+  start = 'a new session',
   report,
   checking,
   error,
@@ -16,6 +17,8 @@ export function InvariantReport({
 }: {
   /** The heading: whose invariants these are. */
   title?: string;
+  /** What a counterexample starts from. */
+  start?: string;
   report: CheckReport | undefined;
   checking: boolean;
   error: string | undefined;
@@ -52,7 +55,7 @@ export function InvariantReport({
             <div className="edit-broken">Broken: {v.message}.</div>
             {v.steps.length > 0 && (
               <div className="edit-label">
-                Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from a new session
+                Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from {start}
                 {v.config ? ` ${v.config}` : ''}
                 {v.edges > 1 ? ` (${v.edges} edges break it; this is a shortest path to one)` : ''}
               </div>
