@@ -1,25 +1,28 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { patrolRecordingText } from 'assistant-safety/patrol';
 import { runPatrolDemo } from './patrolDemo.js';
 
 /*
- * npm run patrol-demo [-- --out FILE.json] [--quiet]
+ * npm run patrol-demo [-- --out FILE.json] [--recording FILE.patrol.jsonl] [--quiet]
  *
  * One Patrol run over a small fake inventory with a scripted model that
  * misses a failing disk: detection finds it in the model's own tool output,
  * the evaluation pass files it. Prints the run step by step and the record's
- * key lines; --out writes the record and the machine steps as JSON. Exits 1 if
+ * key lines; --out writes the record and the machine steps as JSON; --recording
+ * writes the run as a Patrol recording the app replays. Exits 1 if
  * the evaluation pass did not catch the missed signal.
  */
 const { values } = parseArgs({
   options: {
     out: { type: 'string' },
+    recording: { type: 'string' },
     quiet: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  console.log('Usage: npm run patrol-demo -- [--out FILE.json] [--quiet]');
+  console.log('Usage: npm run patrol-demo -- [--out FILE.json] [--recording FILE.patrol.jsonl] [--quiet]');
   process.exit(0);
 }
 
@@ -40,6 +43,7 @@ say(
 );
 say(`path: ${record.phases.join(' → ')}`);
 for (const line of investigated) say(`investigation started: ${line}`);
+if (values.recording) writeFileSync(values.recording, patrolRecordingText(result));
 if (values.out) writeFileSync(values.out, JSON.stringify({ record, steps: result.steps }, null, 2) + '\n');
 
 const caught = record.unmatchedBeforeEvaluation.length === 1 && record.unmatchedAfterEvaluation.length === 0;

@@ -2,14 +2,19 @@
  * npm start: build what is missing (the library and the app), serve the
  * visualiser, and start a real agent process that streams the demo's
  * scenarios to it once, one labelled live session each, so the printed URL
- * shows one at once. Ctrl-C stops the agent first, then the server: no
- * "lost the connection" noise on the way out.
+ * shows one at once. Beside it, the scripted Patrol demo runs once (a small
+ * fake inventory, a model that misses a failing disk, the evaluation pass
+ * catching it) and its recording is written to recordings/, with a second
+ * URL that opens it on the Patrol machine. Ctrl-C stops the agent first,
+ * then the server: no "lost the connection" noise on the way out.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
+import { runPatrolDemo } from '../examples/patrolDemo.js';
+import { patrolRecordingText } from '../src/patrol/index.js';
 import { serveApp } from '../src/server/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +33,13 @@ build('library', 'build:lib', 'dist/src/index.js');
 build('app', 'build:viz', 'dist/viz/index.html');
 
 const port = process.env['PORT'] === undefined ? undefined : Number(process.env['PORT']);
-const server = await serveApp(port === undefined ? {} : { port });
+const recordingsDir = join(root, 'recordings');
+const server = await serveApp({ recordingsDir, ...(port !== undefined && { port }) });
+
+// The Patrol demo: one scripted run, recorded where the app lists recordings.
+const PATROL_RECORDING = 'patrol-demo.patrol.jsonl';
+const patrol = await runPatrolDemo();
+writeFileSync(join(recordingsDir, PATROL_RECORDING), patrolRecordingText(patrol.result));
 
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const agent = spawn(
@@ -42,7 +53,12 @@ const agent = spawn(
 
 console.log('\nassistant-safety visualiser: open this URL in your browser (live sessions are streaming):');
 console.log(server.url);
-console.log(`(the demo plays its ${DEMO_SCENARIOS.length} scenarios once, one live session each; Ctrl-C to stop)\n`);
+console.log(`(the demo plays its ${DEMO_SCENARIOS.length} scenarios once, one live session each; Ctrl-C to stop)`);
+const { record } = patrol.result;
+console.log(
+  `\nThe Patrol demo: ${record.signals.length} signals, ${record.unmatchedBeforeEvaluation.length} missed by the model and caught by the evaluation pass. Replay it on the Patrol machine:`,
+);
+console.log(`${server.url}&mode=recordings&recording=${PATROL_RECORDING}\n`);
 
 let stopping = false;
 const stop = async () => {

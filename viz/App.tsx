@@ -5,6 +5,8 @@ import type { DiagramMoment } from './components/Diagram.js';
 import { DiagramViewport } from './components/DiagramViewport.js';
 import { useDiagramPaneBox } from './hooks/useDiagramFit.js';
 import { LiveSessionList } from './components/LiveSessionList.js';
+import { PatrolRunPanel } from './components/PatrolRunPanel.js';
+import { PatrolTimeline } from './components/PatrolTimeline.js';
 import { PlaybackControls } from './components/PlaybackControls.js';
 import { PlaygroundControls } from './components/PlaygroundControls.js';
 import { RecordingSource } from './components/RecordingSource.js';
@@ -13,8 +15,9 @@ import { useAnalysis } from './hooks/useAnalysis.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useLayout } from './hooks/useLayout.js';
 import { useLiveSession } from './hooks/useLiveSession.js';
-import { useMachines } from './hooks/useMachines.js';
+import { useMachines, type SessionMachine } from './hooks/useMachines.js';
 import { usePlayback } from './hooks/usePlayback.js';
+import { usePatrolRecording } from './hooks/usePatrolRecording.js';
 import { usePlayground } from './hooks/usePlayground.js';
 import { useRecording } from './hooks/useRecording.js';
 import { useTrack } from './hooks/useTrack.js';
@@ -22,6 +25,8 @@ import { MachineEditor } from './editor/MachineEditor.js';
 import { InsightsMode } from './insights/InsightsMode.js';
 import { useOpenAtStep } from './insights/useOpenAtStep.js';
 import { APP_MODES, appModeMachine, type AppMode } from './machines/appModeMachine.js';
+import { patrolTransitionTaken } from './model/patrolTransitionTaken.js';
+import { recordingKindOf } from './model/recordingKindOf.js';
 import { createTrackStore } from './model/Track.js';
 
 export interface AppProps {
@@ -66,6 +71,9 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const [editShown, setEditShown] = useState<string | undefined>(undefined);
   const machine = machines[machineIndex] ?? machines[0];
   const graph = machine?.ok ? machine.graph : undefined;
+  // A Patrol run machine is shown with Patrol recordings; live sessions and the playground run safety machines.
+  const patrolMachine = machine?.ok && machine.kind === 'patrol' ? machine : undefined;
+  const safetyMachine = patrolMachine ? undefined : (machine as SessionMachine | undefined);
   const [diagramPane, paneBox] = useDiagramPaneBox();
   const { layout, error: layoutError } = useLayout(graph, paneBox);
 
@@ -73,9 +81,14 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const { track, version } = useTrack(store);
   const recording = useRecording(store, fromServer);
   const live = useLiveSession(fromServer && mode === 'live', store);
-  const playground = usePlayground(mode === 'playground', machine, store);
+  const playground = usePlayground(mode === 'playground', safetyMachine, store);
   const playback = usePlayback(track, version);
-  const { analyzer, done } = useAnalysis(track, version, machine);
+  const { analyzer, done } = useAnalysis(track, version, safetyMachine);
+  const patrol = usePatrolRecording(patrolMachine?.machine);
+  const [patrolCursor, setPatrolCursor] = useState(0);
+  const patrolSteps = patrol.run?.recording.steps ?? [];
+  useEffect(() => setPatrolCursor(0), [patrol.run?.recording]);
+  const recordingsOf = (kind: 'safety' | 'patrol') => recording.list?.filter((r) => recordingKindOf(r.name) === kind);
 
   // A mode switch shows that mode's own track.
   useEffect(() => {
@@ -83,8 +96,17 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     if (mode !== 'live' && track?.source === 'live') store.replace(undefined);
   }, [mode]);
   useEffect(() => {
-    if (initialRecording && fromServer) recording.openFromServer(initialRecording);
+    if (!initialRecording || !fromServer) return;
+    if (recordingKindOf(initialRecording) === 'patrol') patrol.openFromServer(initialRecording);
+    else recording.openFromServer(initialRecording);
   }, []);
+  // A Patrol recording asked for at start is shown on the first Patrol machine, once the machines are listed.
+  const [pickedPatrol, setPickedPatrol] = useState(false);
+  useEffect(() => {
+    if (pickedPatrol || !initialRecording || recordingKindOf(initialRecording) !== 'patrol') return;
+    const i = machines.findIndex((m) => m.ok && m.kind === 'patrol');
+    if (i >= 0) (setMachineIndex(i), setPickedPatrol(true));
+  }, [machines]);
   // In live mode, follow the asked-for session, else the newest one, moving on to each new session
   // as it appears, until the user picks one.
   const [autoFollow, setAutoFollow] = useState(initialSession === undefined);
@@ -117,15 +139,24 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   });
 
   const { send } = playback;
+  const lastPatrolStep = patrolSteps.length - 1;
   const keys = useMemo(
-    () => ({
-      ArrowRight: () => send({ type: 'STEP_FORWARD' }),
-      ArrowLeft: () => send({ type: 'STEP_BACK' }),
-      ' ': () => send({ type: 'TOGGLE' }),
-      Home: () => send({ type: 'FIRST' }),
-      End: () => send({ type: 'LAST' }),
-    }),
-    [send],
+    (): Record<string, () => void> =>
+      patrolMachine
+        ? {
+            ArrowRight: () => setPatrolCursor((c) => Math.min(lastPatrolStep, c + 1)),
+            ArrowLeft: () => setPatrolCursor((c) => Math.max(0, c - 1)),
+            Home: () => setPatrolCursor(0),
+            End: () => setPatrolCursor(Math.max(0, lastPatrolStep)),
+          }
+        : {
+            ArrowRight: () => send({ type: 'STEP_FORWARD' }),
+            ArrowLeft: () => send({ type: 'STEP_BACK' }),
+            ' ': () => send({ type: 'TOGGLE' }),
+            Home: () => send({ type: 'FIRST' }),
+            End: () => send({ type: 'LAST' }),
+          },
+    [send, patrolMachine, lastPatrolStep],
   );
   // The playback shortcuts (space, arrows, Home/End) would steal keys from the editor's buttons and fields.
   useKeyboard(mode === 'edit' ? NO_KEYS : keys);
@@ -135,14 +166,30 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
   const entry = cursor >= 0 ? entries[cursor] : undefined;
   const detail = analyzer && entry ? analyzer.detailAt(cursor) : undefined;
   // The state of the step shown; nothing when nothing is open (no made-up initial state).
-  const moment: DiagramMoment = {
-    active: entry?.after,
-    step: cursor,
-    ...(detail?.transition !== undefined && { transition: detail.transition }),
-    ...(entry?.decision === 'blocked' && {
-      blocked: { reasonCode: entry.reasonCode ?? 'BLOCKED', state: entry.before },
-    }),
-  };
+  const patrolStep = patrolMachine ? patrolSteps[patrolCursor] : undefined;
+  const patrolTransition =
+    patrolMachine && patrolStep
+      ? patrolTransitionTaken(
+          patrolMachine.definition,
+          patrolCursor > 0 ? patrolSteps[patrolCursor - 1]!.after.state : patrolMachine.definition.initial,
+          patrolStep.event.type,
+          patrolStep.after.state,
+        )
+      : undefined;
+  const moment: DiagramMoment = patrolMachine
+    ? {
+        active: patrolStep?.after.state,
+        step: patrolCursor,
+        ...(patrolTransition !== undefined && { transition: patrolTransition }),
+      }
+    : {
+        active: entry?.after,
+        step: cursor,
+        ...(detail?.transition !== undefined && { transition: detail.transition }),
+        ...(entry?.decision === 'blocked' && {
+          blocked: { reasonCode: entry.reasonCode ?? 'BLOCKED', state: entry.before },
+        }),
+      };
   const divergencesAt = useCallback((i: number) => analyzer?.divergencesAt(i) ?? [], [analyzer, done]);
   const sessionsInTrack = useMemo(() => {
     const ids = new Set<string>();
@@ -150,8 +197,22 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
     return ids.size;
   }, [track, version > 0]);
 
+  const diagram = (
+    <div className="diagram-wrap" ref={diagramPane}>
+      {!machine?.ok && machine && (
+        <p className="error">
+          Machine {machine.file} is invalid: {machine.error}
+        </p>
+      )}
+      {layoutError && <p className="error">{layoutError}</p>}
+      {graph && layout && <DiagramViewport model={graph} layout={layout} moment={moment} />}
+      {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
+    </div>
+  );
+  const patrolDiverged = new Set(patrol.run?.divergences.map((d) => d.step));
+
   return (
-    <div className={mode === 'edit' ? 'app app-edit' : mode === 'insights' ? 'app app-insights' : 'app'}>
+    <div className={mode === 'edit' ? 'app app-edit' : mode === 'insights' ? 'app app-insights' : 'app app-split'}>
       <header className="topbar">
         <h1>assistant-safety</h1>
         <nav className="modes" aria-label="mode">
@@ -197,12 +258,61 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
           onSaved={() => setMachinesSaved((n) => n + 1)}
           onShownState={setEditShown}
         />
+      ) : patrolMachine ? (
+        <>
+          <aside className="left">
+            {mode === 'recordings' ? (
+              <RecordingSource
+                list={recordingsOf('patrol')}
+                listError={fromServer ? recording.listError : undefined}
+                status={patrol.status}
+                current={patrol.run?.name}
+                onOpenServer={patrol.openFromServer}
+                onOpenFile={patrol.openFile}
+              />
+            ) : (
+              <p className="muted" data-testid="patrol-mode-note">
+                {patrolMachine.file} is a Patrol run machine: open a recorded run in the Recordings view. Live sessions
+                and the playground run the safety machine.
+              </p>
+            )}
+          </aside>
+          <main className="center">
+            {diagram}
+            <div className="track-bar">
+              <span className="track-title">
+                {patrol.run && mode === 'recordings' ? patrol.run.name : 'Nothing open'}
+              </span>
+              {patrol.run && mode === 'recordings' && (
+                <span className="analysis muted" data-testid="analysis-status">
+                  replayed against {patrolMachine.file}:{' '}
+                  {patrol.run.divergences.length === 0
+                    ? 'no divergence'
+                    : `${patrol.run.divergences.length} divergence(s)`}
+                </span>
+              )}
+            </div>
+            {mode === 'recordings' && patrol.run && (
+              <PatrolTimeline
+                steps={patrolSteps}
+                cursor={patrolCursor}
+                onSelect={setPatrolCursor}
+                diverged={patrolDiverged}
+              />
+            )}
+          </main>
+          {mode === 'recordings' && patrol.run ? (
+            <PatrolRunPanel recording={patrol.run.recording} cursor={patrolCursor} />
+          ) : (
+            <aside className="context-panel" />
+          )}
+        </>
       ) : (
         <>
           <aside className="left">
             {mode === 'recordings' && (
               <RecordingSource
-                list={recording.list}
+                list={recordingsOf('safety')}
                 listError={fromServer ? recording.listError : undefined}
                 status={recording.status}
                 current={track?.source === 'recording' ? track.title : undefined}
@@ -237,16 +347,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
           </aside>
 
           <main className="center">
-            <div className="diagram-wrap" ref={diagramPane}>
-              {!machine?.ok && machine && (
-                <p className="error">
-                  Machine {machine.file} is invalid: {machine.error}
-                </p>
-              )}
-              {layoutError && <p className="error">{layoutError}</p>}
-              {graph && layout && <DiagramViewport model={graph} layout={layout} moment={moment} />}
-              {graph && !layout && !layoutError && <p className="muted">Laying out {graph.id}…</p>}
-            </div>
+            {diagram}
             <div className="track-bar">
               <span className="track-title">{track ? track.title : 'Nothing open'}</span>
               {track?.warning && <span className="warning">{track.warning}</span>}

@@ -12,14 +12,16 @@ type Format = (typeof FORMATS)[number];
 /** A recording file that could not be read or holds a bad line. */
 class StatsInputError extends Error {}
 
-/** The `.jsonl` files of the paths: files as given, folders searched (recursively), in name order. */
+/** The `.jsonl` files of the paths: files as given, folders searched (recursively, Patrol runs' `*.patrol.jsonl` left out), in name order. */
 async function recordingFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string) => {
     const names = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
     for (const d of names) {
       if (d.isDirectory()) await walk(join(dir, d.name));
-      else if (d.isFile() && d.name.endsWith('.jsonl')) out.push(join(dir, d.name));
+      // A Patrol run's recording (`*.patrol.jsonl`) holds no session's tool calls: not counted.
+      else if (d.isFile() && d.name.endsWith('.jsonl') && !d.name.endsWith('.patrol.jsonl'))
+        out.push(join(dir, d.name));
     }
   };
   for (const path of paths) {

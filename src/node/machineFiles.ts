@@ -12,9 +12,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { safeParseMachineDefinition, type MachineDefinition } from '../MachineDefinition.js';
+import type { MachineDefinition } from '../MachineDefinition.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
 import { formatJson } from '../editor/formatJson.js';
+import { validateMachineFile } from './validateMachineFile.js';
 
 /*
  * Reading and writing `machines/<name>.json` and its layout sidecar, for the
@@ -384,9 +385,9 @@ export async function saveMachineFile(dir: string, request: SaveMachineRequest):
   for (const p of [path, layoutPath(dir, request.name)]) {
     if (kindAt(p) === 'other') throw notRegular(p);
   }
-  const parsed = safeParseMachineDefinition(request.definition);
+  const parsed = validateMachineFile(request.name, request.definition);
   if (!parsed.success) {
-    throw new MachineFileError('INVALID_MACHINE', parsed.error.message, parsed.error.issues);
+    throw new MachineFileError('INVALID_MACHINE', parsed.message, parsed.issues);
   }
   let layout: MachineLayout | undefined;
   if (request.layout !== undefined) {

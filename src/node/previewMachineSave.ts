@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { safeParseMachineDefinition } from '../MachineDefinition.js';
+import { validateMachineFile } from './validateMachineFile.js';
 import type { SavePreviewResponse } from '../editor/MachineFileApi.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
 import {
@@ -30,8 +30,8 @@ export async function previewMachineSave(dir: string, request: SaveMachineReques
       `invalid machine name ${quoteName(request.name)}: letters, digits, _ and - only, at most 100 characters`,
     );
   }
-  const parsed = safeParseMachineDefinition(request.definition);
-  if (!parsed.success) throw new MachineFileError('INVALID_MACHINE', parsed.error.message, parsed.error.issues);
+  const parsed = validateMachineFile(request.name, request.definition);
+  if (!parsed.success) throw new MachineFileError('INVALID_MACHINE', parsed.message, parsed.issues);
   const path = join(dir, `${request.name}.json`);
   const layoutPath = join(dir, `${request.name}.layout.json`);
   let proposedLayoutText: string | null = null;

@@ -158,5 +158,14 @@ export type { PatrolGraph, PatrolConfiguration, PatrolEdge } from './explorePatr
 export { PATROL_INVARIANTS, checkPatrolInvariants } from './patrolInvariants.js';
 export { PATROL_PROTOCOL_INVARIANTS } from './patrolProtocolInvariants.js';
 export { replayPatrolSteps } from './replayPatrolSteps.js';
+export {
+  PatrolRecordingLine,
+  RecordedFinding,
+  PATROL_RECORDING_VERSION,
+  patrolRecordingText,
+  parsePatrolRecording,
+  isPatrolRecordingText,
+} from './PatrolRecording.js';
+export type { PatrolRecording, PatrolRecordedStep } from './PatrolRecording.js';
 export type { PatrolDivergence } from './replayPatrolSteps.js';
 export type { PatrolInvariant, PatrolViolation } from './patrolInvariants.js';

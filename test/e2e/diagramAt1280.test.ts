@@ -6,8 +6,9 @@ import { root, screenshot, serveAppInBrowser, startAgent } from './helpers.js';
 
 /*
  * The diagram on a 1280×720 screen, in the default Edit and Live views:
- * laid out for its pane, filling it, nothing clipped, and (in the Edit view)
- * every state name and transition label drawn at 11 px or more.
+ * laid out for its pane, filling it, nothing clipped, every state name and
+ * transition label drawn at 11 px or more. The Patrol run machine, in the
+ * Edit and Recordings views: filling its pane, nothing clipped.
  */
 
 const app = serveAppInBrowser({
@@ -79,9 +80,11 @@ describe('the diagram at 1280×720', () => {
     // The default view follows the newest session.
     await expect.poll(() => app.page.getByTestId('timeline-row').count()).toBeGreaterThan(1);
     const m = await measure(app.page);
+    await screenshot(app.page, 'diagram-1280-live');
     console.log(`Live view at 1280×720: ${JSON.stringify(m)}`);
     expect(fills(m)).toBeGreaterThanOrEqual(0.6);
     expect(m.smallest.stateName).toBeGreaterThanOrEqual(11);
+    expect(m.smallest.transitionLabel).toBeGreaterThanOrEqual(11);
     expect(m.clipped).toEqual([]);
     // A session blocked in VERIFYING, the state at the pane's right edge: its pill stays in the pane.
     await app.page.locator('[data-testid="live-session"][data-session="demo-retry-storm"]').click();
@@ -91,6 +94,30 @@ describe('the diagram at 1280×720', () => {
     const atBlock = await measure(app.page);
     await screenshot(app.page, 'diagram-1280-live-blocked');
     expect(atBlock.clipped).toEqual([]);
+    expect(app.errors).toEqual([]);
+  });
+
+  it('should fit the Patrol run machine in its pane in the Edit view and with a recorded run, nothing clipped', async () => {
+    await app.page.setViewportSize({ width: 1280, height: 720 });
+    await app.page.goto(`${app.served.url}&mode=edit`);
+    await app.page.getByRole('button', { name: 'patrol', exact: true }).click();
+    await app.page.locator('.diagram-scroll svg [data-state="evaluationPass"]').waitFor();
+    await app.page.locator('[data-testid="invariant-report"][aria-busy="false"]').waitFor({ timeout: 60_000 });
+    const edit = await measure(app.page);
+    await screenshot(app.page, 'diagram-1280-patrol-edit');
+    console.log(`Patrol, Edit view at 1280×720: ${JSON.stringify(edit)}`);
+    await app.page.goto(`${app.served.url}&mode=recordings&recording=patrol-demo.patrol.jsonl`);
+    await expect.poll(() => app.page.getByTestId('analysis-status').textContent()).toContain('no divergence');
+    await app.page.locator('.diagram-scroll svg [data-state="evaluationPass"]').waitFor();
+    const run = await measure(app.page);
+    await screenshot(app.page, 'diagram-1280-patrol-run');
+    console.log(`Patrol, Recordings view at 1280×720: ${JSON.stringify(run)}`);
+    // Its twelve states in a chain, with a PHASE_FAILED edge from eight of them, fill the pane and
+    // nothing is clipped; its labels are drawn smaller than the safety machine's (logged above).
+    for (const m of [edit, run]) {
+      expect(fills(m)).toBeGreaterThanOrEqual(0.6);
+      expect(m.clipped).toEqual([]);
+    }
     expect(app.errors).toEqual([]);
   });
 });

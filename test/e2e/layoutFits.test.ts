@@ -61,8 +61,18 @@ async function clipped(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
     const panels = [...document.querySelectorAll('.topbar, .left, .center, .context-panel')];
+    // A panel laid out as its children's boxes (`display: contents`: on a laptop screen the center
+    // column's diagram spans the context panel's column too) is the union of their boxes.
+    const boxOf = (panel: Element) => {
+      if (getComputedStyle(panel).display !== 'contents') return panel.getBoundingClientRect();
+      const rects = [...panel.children].map((c) => c.getBoundingClientRect());
+      return {
+        left: Math.min(...rects.map((r) => r.left)),
+        right: Math.max(...rects.map((r) => r.right)),
+      };
+    };
     for (const panel of panels) {
-      const p = panel.getBoundingClientRect();
+      const p = boxOf(panel);
       const controls = panel.querySelectorAll(
         'button, select, input:not(.visually-hidden), textarea, .timeline-header > span, .timeline-row > span',
       );

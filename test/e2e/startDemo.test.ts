@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parsePatrolRecording, replayPatrolSteps } from '../../src/patrol/index.js';
+import { TOKEN_HEADER } from '../../src/live/protocol.js';
 import { DEMO_SCENARIOS } from '../../examples/demoScenarios.js';
 import { MAX_LISTED_SESSIONS } from '../../viz/components/LiveSessionList.js';
 import { root, screenshot, serveAppInBrowser, startAgent, watchLiveSessions } from './helpers.js';
@@ -48,6 +50,14 @@ describe('the live demo as a first impression', () => {
     const hub = watchLiveSessions(url);
     await hub.until((sessions) => sessions.some((s) => s.connected && s.events > 0));
     hub.close();
+    // The Patrol demo beside it: its recording served, with the URL that opens it on the Patrol machine.
+    expect(out).toMatch(/The Patrol demo: 4 signals, 1 missed by the model and caught by the evaluation pass/);
+    const patrolUrl = new URL(out.split('\n').find((l) => l.includes('recording=patrol-demo.patrol.jsonl'))!);
+    const served = await fetch(`${patrolUrl.origin}/api/recordings/patrol-demo.patrol.jsonl`, {
+      headers: { [TOKEN_HEADER]: patrolUrl.searchParams.get('token')! },
+    });
+    const read = parsePatrolRecording('patrol-demo.patrol.jsonl', await served.text());
+    expect(read.ok && replayPatrolSteps(read.recording.steps).divergences).toEqual([]);
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     expect(out).toMatch(/the demo plays its \d+ scenarios once/);

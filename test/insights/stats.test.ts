@@ -44,7 +44,7 @@ function countByHand(dir: string) {
   let blockedCalls = 0;
   let corrected = 0;
   let landed = 0;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl'))) {
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && !n.endsWith('.patrol.jsonl'))) {
     const lines = readFileSync(join(dir, name), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '')
@@ -95,7 +95,9 @@ describe('assistant-safety stats', () => {
       rate: hand.corrected / hand.blockedCalls,
     });
     expect(json.writes.landed).toBe(hand.landed);
-    expect(files).toHaveLength(readdirSync(RECORDINGS).filter((n) => n.endsWith('.jsonl')).length);
+    expect(files).toHaveLength(
+      readdirSync(RECORDINGS).filter((n) => n.endsWith('.jsonl') && !n.endsWith('.patrol.jsonl')).length,
+    );
     // The loop's own blocks are counted with the gate's.
     expect(json.blocked.LOOK_BEFORE_ASKING).toBeGreaterThan(0);
     expect(json.blocked.LOOP_DETECTED).toBeGreaterThan(0);

@@ -3,7 +3,8 @@ import { emptyLayout } from 'assistant-safety/editor';
 import type { MachineEdit } from 'assistant-safety/editor';
 import type { MachineFileResponse } from 'assistant-safety/editor';
 import type { NodePosition } from 'assistant-safety/editor';
-import { safeParseMachineDefinition, type MachineDefinition } from 'assistant-safety';
+import type { MachineDefinition } from 'assistant-safety';
+import { machineKindOf, type AppMachineKind } from '../model/machineKindOf.js';
 import { ANY_STATE, buildGraphModel } from '../model/graphModel.js';
 import { EditableDiagram } from './components/EditableDiagram.js';
 import { EditToolbar } from './components/EditToolbar.js';
@@ -23,6 +24,8 @@ import { useSaveFlow } from './hooks/useSaveFlow.js';
 import { canRedo, canUndo, createEditorState, editorReducer, isDirty } from './model/editorReducer.js';
 import { dropEditorSession, keepEditorSession, resumeEditorSession } from './model/editorSessions.js';
 import { transitionRefOf } from './model/transitionRefOf.js';
+import { eventTypesOf } from './model/eventTypesOf.js';
+import { validateMachineOfKind } from './model/validateMachineOfKind.js';
 import './editor.css';
 
 /**
@@ -72,12 +75,13 @@ export function MachineEditor({
       </main>
     );
   }
-  const parsed = safeParseMachineDefinition(loaded.file.json);
+  const kind = machineKindOf(`${name}.json`);
+  const parsed = validateMachineOfKind(loaded.file.json, kind);
   if (!parsed.success) {
     return (
       <main className="center edit-empty">
         <p className="error">machines/{name}.json does not load, so it cannot be edited here; fix it by hand first.</p>
-        <ValidationIssues issues={parsed.error.issues} />
+        <ValidationIssues issues={parsed.issues} />
       </main>
     );
   }
@@ -85,6 +89,7 @@ export function MachineEditor({
     <EditorSession
       key={`${name}:${loaded.loads}`}
       name={name}
+      kind={kind}
       file={loaded.file}
       // The JSON as loaded, not as parsed: zod puts keys in the schema's order, and every save would show that.
       definition={loaded.file.json as MachineDefinition}
@@ -97,6 +102,7 @@ export function MachineEditor({
 
 function EditorSession({
   name,
+  kind,
   file,
   definition,
   onReload,
@@ -104,6 +110,7 @@ function EditorSession({
   onShownState,
 }: {
   name: string;
+  kind: AppMachineKind;
   file: MachineFileResponse;
   definition: MachineDefinition;
   onReload(): void;
@@ -127,10 +134,11 @@ function EditorSession({
   const model = useMemo(() => buildGraphModel(doc.definition), [doc.definition]);
   const [diagramPane, paneBox] = useDiagramPaneBox();
   const { auto, error: layoutError } = useEditorLayout(model, doc.layout.nodes, paneBox);
-  const validation = useMemo(() => safeParseMachineDefinition(doc.definition), [doc.definition]);
-  const { check, checking, error: checkError } = useMachineCheck(doc.definition);
+  const validation = useMemo(() => validateMachineOfKind(doc.definition, kind), [doc.definition, kind]);
+  const { check, checking, error: checkError } = useMachineCheck(doc.definition, kind);
   const report = check?.ok ? check.report : undefined;
-  const replay = useReplayImpact(validation.success ? validation.data : undefined);
+  // Recorded sessions replay on safety machines only (a Patrol run's recording is replayed in the Recordings view).
+  const replay = useReplayImpact(validation.success && kind === 'safety' ? validation.data : undefined);
   const onSaved = useCallback(
     (saved: { text: string; version: string; layoutVersion: string }) => {
       dispatch({ type: 'saved', ...saved });
@@ -195,9 +203,11 @@ function EditorSession({
           onSave={save.review}
         />
         {state.error && <p className="error">{state.error}</p>}
-        {!validation.success && <ValidationIssues issues={validation.error.issues} />}
+        {!validation.success && <ValidationIssues issues={validation.issues} />}
         {validation.success && (
           <InvariantReport
+            title={kind === 'patrol' ? 'Patrol invariants' : 'Safety invariants'}
+            start={kind === 'patrol' ? 'an idle run' : 'a new session'}
             report={report}
             checking={checking}
             error={checkError}
@@ -206,7 +216,7 @@ function EditorSession({
             onStop={() => dispatch({ type: 'stopPlayback' })}
           />
         )}
-        {validation.success && (
+        {validation.success && kind === 'safety' && (
           <ReplayImpact
             impacts={replay.impacts}
             skipped={replay.skipped}
@@ -259,11 +269,18 @@ function EditorSession({
           </button>
         )}
         {at && selected ? (
-          <TransitionInspector definition={doc.definition} at={at} transition={selected} onEdit={edit} />
+          <TransitionInspector
+            definition={doc.definition}
+            at={at}
+            transition={selected}
+            eventTypes={eventTypesOf(kind)}
+            onEdit={edit}
+          />
         ) : selectedState && (selectedState === ANY_STATE || doc.definition.states[selectedState]) ? (
           <StateInspector
             definition={doc.definition}
             state={selectedState}
+            eventTypes={eventTypesOf(kind)}
             onEdit={edit}
             onSelect={(selection) => dispatch({ type: 'select', selection })}
           />

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Analyzer } from '../model/Analyzer.js';
 import { yieldToPage } from '../model/yieldToPage.js';
 import type { Track } from '../model/Track.js';
-import type { LoadedMachine } from './useMachines.js';
+import type { SessionMachine } from './useMachines.js';
 
 /** Work this long, then give the page a frame. */
 const SLICE_MS = 8;
@@ -15,7 +15,7 @@ const SLICE_MS = 8;
 export function useAnalysis(
   track: Track | undefined,
   version: number,
-  machine: LoadedMachine | undefined,
+  machine: SessionMachine | undefined,
 ): { analyzer: Analyzer | undefined; done: number } {
   const analyzer = useMemo(
     () => (track && machine?.ok ? new Analyzer(machine.definition, machine.machine) : undefined),

@@ -5,13 +5,13 @@ import type { RecordedCall } from 'assistant-safety';
 import { applyCall } from 'assistant-safety';
 import { createSafetySession, SafetyInputError, type SafetySession } from 'assistant-safety';
 import { newTrackKey, type TrackStore } from '../model/Track.js';
-import type { LoadedMachine } from './useMachines.js';
+import type { SessionMachine } from './useMachines.js';
 
 /**
  * A real session running in the page, on the selected machine, recorded in
  * memory: every control is one API call, and the recording is the track.
  */
-export function usePlayground(enabled: boolean, machine: LoadedMachine | undefined, store: TrackStore) {
+export function usePlayground(enabled: boolean, machine: SessionMachine | undefined, store: TrackStore) {
   const session = useRef<SafetySession | undefined>(undefined);
   const recorder = useRef<MemoryRecorder | undefined>(undefined);
   const [, setTick] = useState(0);

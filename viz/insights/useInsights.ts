@@ -7,6 +7,7 @@ import {
   type InsightsSummary,
 } from 'assistant-safety/insights';
 import { RecordingList } from 'assistant-safety/live';
+import { recordingKindOf } from '../model/recordingKindOf.js';
 import { apiFetch } from '../model/api.js';
 import { aggregateRecordingText } from './aggregateRecordingText.js';
 
@@ -47,7 +48,8 @@ export function useInsights(active: boolean, fromServer: boolean, source: Insigh
       }
       const listed = RecordingList.safeParse(await (await apiFetch('/api/recordings', signal)).json());
       if (!listed.success) throw new Error('the server sent a recording list the page does not understand');
-      const names = listed.data.recordings.map((r) => r.name);
+      // The sessions' recordings: a Patrol run's recording holds no tool calls of a session.
+      const names = listed.data.recordings.map((r) => r.name).filter((n) => recordingKindOf(n) === 'safety');
       const insights = createInsights({ details: true });
       const skipped: string[] = [];
       setState({ status: 'loading', done: 0, of: names.length });

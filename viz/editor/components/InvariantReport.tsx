@@ -6,6 +6,8 @@ import type { CheckReport } from '../model/CheckReport.js';
  * the diagram; or that every invariant holds.
  */
 export function InvariantReport({
+  title = 'Safety invariants',
+  start = 'a new session',
   report,
   checking,
   error,
@@ -13,6 +15,10 @@ export function InvariantReport({
   onPlay,
   onStop,
 }: {
+  /** The heading: whose invariants these are. */
+  title?: string;
+  /** What a counterexample starts from. */
+  start?: string;
   report: CheckReport | undefined;
   checking: boolean;
   error: string | undefined;
@@ -22,7 +28,7 @@ export function InvariantReport({
 }) {
   return (
     <section className="edit-report" data-testid="invariant-report" aria-busy={checking}>
-      <h3>Safety invariants</h3>
+      <h3>{title}</h3>
       {error && <p className="error">{error}</p>}
       {checking && (
         <p className="muted" data-testid="check-status">
@@ -47,11 +53,13 @@ export function InvariantReport({
             </div>
             <div className="muted">Rule: {v.sentence}</div>
             <div className="edit-broken">Broken: {v.message}.</div>
-            <div className="edit-label">
-              Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from a new session
-              {v.config ? ` ${v.config}` : ''}
-              {v.edges > 1 ? ` (${v.edges} edges break it; this is a shortest path to one)` : ''}
-            </div>
+            {v.steps.length > 0 && (
+              <div className="edit-label">
+                Counterexample: {v.steps.length} step{v.steps.length === 1 ? '' : 's'} from {start}
+                {v.config ? ` ${v.config}` : ''}
+                {v.edges > 1 ? ` (${v.edges} edges break it; this is a shortest path to one)` : ''}
+              </div>
+            )}
             <ol className="edit-steps">
               {v.steps.map((s, i) => (
                 <li key={i}>
@@ -67,37 +75,39 @@ export function InvariantReport({
                 </li>
               ))}
             </ol>
-            <div className="edit-buttons">
-              <button type="button" data-action="play-first" onClick={() => onPlay(v.id, 0)}>
-                ▶ play on the diagram
-              </button>
-              {open && (
-                <>
-                  <button
-                    type="button"
-                    aria-label="previous step"
-                    disabled={playing.step === 0}
-                    onClick={() => onPlay(v.id, playing.step - 1)}
-                  >
-                    ◀ step
-                  </button>
-                  <button
-                    type="button"
-                    aria-label="next step"
-                    disabled={playing.step >= v.steps.length - 1}
-                    onClick={() => onPlay(v.id, playing.step + 1)}
-                  >
-                    step ▶
-                  </button>
-                  <span className="muted">
-                    step {playing.step + 1} of {v.steps.length}
-                  </span>
-                  <button type="button" onClick={onStop}>
-                    stop
-                  </button>
-                </>
-              )}
-            </div>
+            {v.steps.length > 0 && (
+              <div className="edit-buttons">
+                <button type="button" data-action="play-first" onClick={() => onPlay(v.id, 0)}>
+                  ▶ play on the diagram
+                </button>
+                {open && (
+                  <>
+                    <button
+                      type="button"
+                      aria-label="previous step"
+                      disabled={playing.step === 0}
+                      onClick={() => onPlay(v.id, playing.step - 1)}
+                    >
+                      ◀ step
+                    </button>
+                    <button
+                      type="button"
+                      aria-label="next step"
+                      disabled={playing.step >= v.steps.length - 1}
+                      onClick={() => onPlay(v.id, playing.step + 1)}
+                    >
+                      step ▶
+                    </button>
+                    <span className="muted">
+                      step {playing.step + 1} of {v.steps.length}
+                    </span>
+                    <button type="button" onClick={onStop}>
+                      stop
+                    </button>
+                  </>
+                )}
+              </div>
+            )}
           </div>
         );
       })}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MachineEdit } from 'assistant-safety/editor';
-import type { MachineDefinition } from 'assistant-safety';
 import { SAFETY_EVENT_TYPES } from 'assistant-safety';
+import type { MachineDefinition } from 'assistant-safety';
 import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
@@ -19,18 +19,21 @@ const nameOf = (ref: unknown) =>
 export function StateInspector({
   definition,
   state,
+  eventTypes = SAFETY_EVENT_TYPES,
   onEdit,
   onSelect,
 }: {
   definition: MachineDefinition;
   /** A state name, or ANY_STATE for the root. */
   state: string;
+  /** The events the machine's kind may handle (default: the safety machine's). */
+  eventTypes?: readonly string[];
   onEdit(edit: MachineEdit): void;
   onSelect(selection: EditorSelection): void;
 }) {
   const root = state === ANY_STATE;
   const on = root ? definition.on : definition.states[state]?.on;
-  const [event, setEvent] = useState<string>(SAFETY_EVENT_TYPES[0]!);
+  const [event, setEvent] = useState<string>(eventTypes[0]!);
   const [target, setTarget] = useState('');
   const [guard, setGuard] = useState('');
   return (
@@ -74,7 +77,7 @@ export function StateInspector({
         <summary>add a transition</summary>
         <label>
           event
-          <NameSelect field="new-event" names={SAFETY_EVENT_TYPES} value={event} onChange={setEvent} />
+          <NameSelect field="new-event" names={eventTypes} value={event} onChange={setEvent} />
         </label>
         <label>
           target

@@ -1,6 +1,6 @@
 import type { MachineEdit, TransitionRef } from 'assistant-safety/editor';
-import type { MachineDefinition, TransitionDefinition } from 'assistant-safety';
 import { SAFETY_EVENT_TYPES } from 'assistant-safety';
+import type { MachineDefinition, TransitionDefinition } from 'assistant-safety';
 import { ActionListEditor } from './ActionListEditor.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
@@ -18,11 +18,14 @@ export function TransitionInspector({
   definition,
   at,
   transition,
+  eventTypes = SAFETY_EVENT_TYPES,
   onEdit,
 }: {
   definition: MachineDefinition;
   at: TransitionRef;
   transition: TransitionDefinition;
+  /** The events the machine's kind may handle (default: the safety machine's). */
+  eventTypes?: readonly string[];
   onEdit(edit: MachineEdit): void;
 }) {
   const source = at.source ?? 'any state';
@@ -37,7 +40,7 @@ export function TransitionInspector({
         event
         <NameSelect
           field="event"
-          names={SAFETY_EVENT_TYPES}
+          names={eventTypes}
           value={at.event}
           onChange={(event) => onEdit({ type: 'setTransitionEvent', at, event })}
         />

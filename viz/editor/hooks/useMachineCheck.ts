@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { MachineCheck } from '../model/checkMachine.js';
+import type { AppMachineKind } from '../../model/machineKindOf.js';
 import { startWorkerJob } from '../startWorkerJob.js';
 
 /**
@@ -7,17 +8,20 @@ import { startWorkerJob } from '../startWorkerJob.js';
  * changes; a check still running for an older version is stopped. `check`
  * is the answer for `definition` only (undefined while it runs).
  */
-export function useMachineCheck(definition: unknown): { check?: MachineCheck; checking: boolean; error?: string } {
+export function useMachineCheck(
+  definition: unknown,
+  kind: AppMachineKind = 'safety',
+): { check?: MachineCheck; checking: boolean; error?: string } {
   const [result, setResult] = useState<{ for?: unknown; check?: MachineCheck; error?: string }>({});
   useEffect(() => {
     if (definition === undefined) return;
-    const job = startWorkerJob({ type: 'check', definition });
+    const job = startWorkerJob({ type: 'check', definition, kind });
     job.result.then((r) => {
       if (r.type === 'check') setResult({ for: definition, check: r.check });
       else setResult({ for: definition, error: r.type === 'error' ? r.message : 'unexpected answer' });
     });
     return () => job.cancel();
-  }, [definition]);
+  }, [definition, kind]);
   const current = result.for === definition;
   return {
     ...(current && result.check && { check: result.check }),

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { RecordingList } from 'assistant-safety/live';
 import type { MachineDefinition } from 'assistant-safety';
+import { recordingKindOf } from '../../model/recordingKindOf.js';
 import { apiFetch } from '../../model/api.js';
 import type { RecordingImpact, RecordingText } from '../model/WorkerMessages.js';
 import { startWorkerJob, type WorkerJob } from '../startWorkerJob.js';
@@ -35,8 +36,10 @@ export function useReplayImpact(definition: MachineDefinition | undefined): {
     setState({ for: definition, running: true, skipped: [] });
     (async () => {
       const list = RecordingList.parse(await (await apiFetch('/api/recordings')).json());
-      const small = list.recordings.filter((r) => r.size <= MAX_RECORDING_BYTES);
-      const skipped = list.recordings.filter((r) => r.size > MAX_RECORDING_BYTES).map((r) => r.name);
+      // Sessions' recordings only: a Patrol run's recording is replayed on a Patrol machine, not here.
+      const sessions = list.recordings.filter((r) => recordingKindOf(r.name) === 'safety');
+      const small = sessions.filter((r) => r.size <= MAX_RECORDING_BYTES);
+      const skipped = sessions.filter((r) => r.size > MAX_RECORDING_BYTES).map((r) => r.name);
       const recordings: RecordingText[] = [];
       for (const r of small) {
         recordings.push({

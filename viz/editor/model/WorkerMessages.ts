@@ -1,4 +1,5 @@
 import type { MachineDefinition } from 'assistant-safety';
+import type { AppMachineKind } from '../../model/machineKindOf.js';
 import type { MachineCheck } from './checkMachine.js';
 import type { DecisionChange } from './decisionChanges.js';
 
@@ -23,7 +24,7 @@ export interface RecordingImpact {
 }
 
 export type WorkerRequest =
-  | { type: 'check'; definition: unknown }
+  | { type: 'check'; definition: unknown; kind?: AppMachineKind }
   | { type: 'replay'; definition: MachineDefinition; recordings: RecordingText[] };
 
 export type WorkerResponse =

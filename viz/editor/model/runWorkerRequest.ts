@@ -1,5 +1,6 @@
 import { parseRecording } from 'assistant-safety';
 import { checkMachine } from './checkMachine.js';
+import { checkPatrolMachine } from './checkPatrolMachine.js';
 import { decisionChanges } from './decisionChanges.js';
 import type { RecordingImpact, WorkerRequest, WorkerResponse } from './WorkerMessages.js';
 
@@ -13,7 +14,11 @@ import type { RecordingImpact, WorkerRequest, WorkerResponse } from './WorkerMes
  */
 export function runWorkerRequest(request: WorkerRequest): WorkerResponse {
   try {
-    if (request.type === 'check') return { type: 'check', check: checkMachine(request.definition) };
+    if (request.type === 'check')
+      return {
+        type: 'check',
+        check: request.kind === 'patrol' ? checkPatrolMachine(request.definition) : checkMachine(request.definition),
+      };
     const impacts: RecordingImpact[] = request.recordings.map(({ name, text }) => {
       try {
         const entries = parseRecording(text, { allowTornTail: true });
