@@ -40,7 +40,8 @@ describe("the editor's check of a Patrol machine", () => {
     edited.states['checkingAssessments']!.on!['ASSESSMENTS_CHECKED']![2]!.target = 'reconciling';
     const result = check(edited);
     if (!result.ok) throw new Error(JSON.stringify(result.issues));
-    expect(result.report.violations.map((v) => v.id)).toEqual(['P3']);
+    // The stale reconcile of a scoped run (P3), reached by skipping the assessment sweep (P5: phases in order).
+    expect(result.report.violations.map((v) => v.id)).toEqual(['P3', 'P5']);
   });
 
   it("should list the Patrol kind's validation issues for a guard it does not know, and the safety check should refuse the Patrol machine", () => {

@@ -1,8 +1,6 @@
 import type { NamedRef } from 'assistant-safety';
-import { BlockReasonCode } from 'assistant-safety';
+import { BlockReasonCode, refName } from 'assistant-safety';
 import { CatalogueSelect } from './CatalogueSelect.js';
-
-const nameOf = (ref: NamedRef) => (typeof ref === 'string' ? ref : ref.type);
 
 /** The action `name` with default params (`block` needs a reason code). */
 function newAction(name: string): NamedRef {
@@ -32,7 +30,7 @@ export function ActionListEditor({
     <div className="edit-actions">
       <ol>
         {actions.map((ref, i) => {
-          const name = nameOf(ref);
+          const name = refName(ref);
           const code = typeof ref === 'object' ? ref.params?.['reasonCode'] : undefined;
           return (
             <li key={`${name}-${i}`} data-edit-action={name}>

@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import type { MachineEdit } from 'assistant-safety/editor';
-import { SAFETY_EVENT_TYPES } from 'assistant-safety';
+import { refName, SAFETY_EVENT_TYPES } from 'assistant-safety';
 import type { MachineDefinition } from 'assistant-safety';
 import { ANY_STATE, transitionId } from '../../model/graphModel.js';
 import type { EditorSelection } from '../model/editorReducer.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
 import { NameSelect } from './NameSelect.js';
-
-const nameOf = (ref: unknown) =>
-  ref === undefined ? undefined : typeof ref === 'string' ? ref : (ref as { type: string }).type;
 
 /**
  * A state (or "any state", the root's transitions): its description, its
@@ -54,7 +51,7 @@ export function StateInspector({
         {Object.entries(on ?? {}).flatMap(([ev, list]) =>
           list.map((t, i) => {
             const id = transitionId(state, ev, i);
-            const guardName = nameOf(t.guard);
+            const guardName = t.guard === undefined ? undefined : refName(t.guard);
             return (
               <li key={id}>
                 <button

@@ -1,13 +1,10 @@
 import type { MachineEdit, TransitionRef } from 'assistant-safety/editor';
-import { SAFETY_EVENT_TYPES } from 'assistant-safety';
+import { refName, SAFETY_EVENT_TYPES } from 'assistant-safety';
 import type { MachineDefinition, TransitionDefinition } from 'assistant-safety';
 import { ActionListEditor } from './ActionListEditor.js';
 import { CatalogueSelect } from './CatalogueSelect.js';
 import { DescriptionField } from './DescriptionField.js';
 import { NameSelect } from './NameSelect.js';
-
-const nameOf = (ref: TransitionDefinition['guard']) =>
-  ref === undefined ? '' : typeof ref === 'string' ? ref : ref.type;
 
 /**
  * One transition's fields, each change an edit: event, target (or none: it
@@ -30,7 +27,7 @@ export function TransitionInspector({
 }) {
   const source = at.source ?? 'any state';
   const count = (at.source === null ? definition.on : definition.states[at.source]?.on)?.[at.event]?.length ?? 1;
-  const guard = nameOf(transition.guard);
+  const guard = transition.guard === undefined ? '' : refName(transition.guard);
   return (
     <section className="edit-inspector" data-testid="transition-inspector">
       <h2>

@@ -4,8 +4,12 @@ import {
   explorePatrolMachine,
   parsePatrolMachineDefinition,
   PATROL_INVARIANTS,
+  PATROL_PROTOCOL_INVARIANTS,
   shortestPatrolPath,
 } from 'assistant-safety/patrol';
+
+/** Every Patrol invariant the command line checks: the run's rules (P1 to P4) and its protocol (P5, P6). */
+const INVARIANTS = [...PATROL_INVARIANTS, ...PATROL_PROTOCOL_INVARIANTS];
 import type { MachineDefinition } from 'assistant-safety';
 import type { PatrolEdge, PatrolGraph, PatrolInvariant } from 'assistant-safety/patrol';
 import { patrolTransitionTaken } from '../../model/patrolTransitionTaken.js';
@@ -26,7 +30,7 @@ function shortestWitness(
   const real = new Set(broken);
   for (const key of graph.configurations.keys()) {
     const path = shortestPatrolPath(graph, key);
-    const keys = new Set([graph.initial, ...path.map((e) => e.to)]);
+    const keys = new Set([...graph.initial, ...path.map((e) => e.to)]);
     const sub: PatrolGraph = {
       ...graph,
       configurations: new Map([...keys].map((k) => [k, graph.configurations.get(k)!])),
@@ -41,8 +45,8 @@ function shortestWitness(
 
 /** One step of a Patrol counterexample, for the report and the diagram. */
 function stepOf(definition: MachineDefinition, edge: PatrolEdge): CounterexampleStep {
-  const from = edge.before.state;
-  const to = edge.after.state;
+  const from = String(edge.before.value);
+  const to = String(edge.after.value);
   const transition = patrolTransitionTaken(definition, from, edge.event.type, to);
   return {
     text: `${from} · ${edge.event.type} → ${to}`,
@@ -56,7 +60,7 @@ function stepOf(definition: MachineDefinition, edge: PatrolEdge): Counterexample
 /**
  * Validates a Patrol run machine's JSON (the shared schema, then the Patrol
  * kind's guards, actions and events) and, when it is well formed, explores
- * it and checks every Patrol invariant (P1 to P4) over its graph: each broken
+ * it and checks every Patrol invariant (P1 to P6) over its graph: each broken
  * one with its rule, the first way it is broken and how many.
  *
  * @example
@@ -73,7 +77,7 @@ export function checkPatrolMachine(json: unknown): MachineCheck {
   const started = performance.now();
   const graph = explorePatrolMachine(createPatrolMachine(json));
   const definition = json as MachineDefinition;
-  const violations = PATROL_INVARIANTS.map((invariant) => ({ invariant, broken: invariant.check(graph) }))
+  const violations = INVARIANTS.map((invariant) => ({ invariant, broken: invariant.check(graph) }))
     .filter(({ broken }) => broken.length > 0)
     .map(({ invariant, broken }) => {
       const witness = shortestWitness(graph, invariant, broken);
@@ -92,7 +96,7 @@ export function checkPatrolMachine(json: unknown): MachineCheck {
     report: {
       configurations: graph.configurations.size,
       edges: graph.edges.length,
-      checks: PATROL_INVARIANTS.length,
+      checks: INVARIANTS.length,
       violations,
       ms: performance.now() - started,
     },
