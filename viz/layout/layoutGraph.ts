@@ -84,10 +84,9 @@ export function edgeLabelLines(t: TransitionModel): string[] {
   return t.guard ? [...splitEvent(t.event), ...splitGuard(`[${t.guard}]`)] : splitEvent(t.event);
 }
 
-/** A long event name broken after an underscore (`TARGET_` / `ESTABLISHED`), each line at most `width` characters where it can. */
-export function splitEvent(event: string, width = 14): string[] {
-  if (event.length <= width) return [event];
-  const parts = event.split(/(?<=_)/);
+/** Packs parts into lines of at most `width` characters where it can (a part longer than that stands alone). */
+function packLines(text: string, parts: readonly string[], width: number): string[] {
+  if (text.length <= width) return [text];
   const lines: string[] = [];
   let line = '';
   for (const part of parts) {
@@ -100,20 +99,14 @@ export function splitEvent(event: string, width = 14): string[] {
   return lines;
 }
 
+/** A long event name broken after an underscore (`TARGET_` / `ESTABLISHED`), each line at most `width` characters where it can. */
+export function splitEvent(event: string, width = 14): string[] {
+  return packLines(event, event.split(/(?<=_)/), width);
+}
+
 /** A long guard name broken into lines at its camelCase humps, each at most `width` characters where it can. */
 export function splitGuard(text: string, width = 14): string[] {
-  if (text.length <= width) return [text];
-  const parts = text.split(/(?=[A-Z])/);
-  const lines: string[] = [];
-  let line = '';
-  for (const part of parts) {
-    if (line && line.length + part.length > width) {
-      lines.push(line);
-      line = part;
-    } else line += part;
-  }
-  if (line) lines.push(line);
-  return lines;
+  return packLines(text, text.split(/(?=[A-Z])/), width);
 }
 
 /** The size of an edge label with these lines (first line the event, the others guard lines). */
