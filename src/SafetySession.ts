@@ -8,7 +8,7 @@ import {
   type MachineStep,
   type NamedAction,
 } from './MachineRunner.js';
-import { FSMBlockedError } from './FSMBlockedError.js';
+import { FSMBlockedError, type FSMBlockedInit } from './FSMBlockedError.js';
 import {
   parsePersistedSession,
   PERSISTED_SESSION_FORMAT,
@@ -686,17 +686,18 @@ class Session implements SafetySession {
       this.blockStreak += 1;
       // The block action also wrote its details (the targets it is about) into the context.
       const block = after.context.lastBlock;
-      const blocked = new FSMBlockedError({
+      const init: FSMBlockedInit = {
         state: before.value as SessionState,
         reasonCode: action.reasonCode,
-        ...((event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL') && {
-          toolName: event.tool,
-          toolKind: event.kind,
-        }),
         consecutiveBlocks: this.blockStreak,
         readAfterWrite: before.context.readAfterWrite,
-        ...(block?.targets !== undefined && { targets: block.targets }),
-      });
+      };
+      if (event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL') {
+        init.toolName = event.tool;
+        init.toolKind = event.kind;
+      }
+      if (block?.targets !== undefined) init.targets = block.targets;
+      const blocked = new FSMBlockedError(init);
       outcome =
         this.snap.context.config.mode === 'shadow'
           ? this.runUngated(event, blocked.reasonCode)
@@ -750,21 +751,15 @@ class Session implements SafetySession {
   }
 
   private record(at: number, call: RecordedCall, before: Snapshot, outcome: Outcome, after: Snapshot = before): void {
-    const entry: RecordingEntry = {
-      v: 1,
-      session: this.id,
-      seq: this.seq++,
-      at,
-      call,
-      decision: outcome.decision,
-      ...(outcome.reasonCode !== undefined && { reasonCode: outcome.reasonCode }),
-      ...(outcome.result !== undefined && { result: outcome.result }),
-      ...(outcome.note !== undefined && { note: outcome.note }),
-      ...(outcome.wouldBlock !== undefined && { wouldBlock: outcome.wouldBlock }),
-      before: before.value as SessionState,
-      after: after.value as SessionState,
-      context: summariseContext(after.context),
-    };
+    // Field by field, in the recording's order (a literal with conditional spreads is slow to build).
+    const entry = { v: 1, session: this.id, seq: this.seq++, at, call, decision: outcome.decision } as RecordingEntry;
+    if (outcome.reasonCode !== undefined) entry.reasonCode = outcome.reasonCode;
+    if (outcome.result !== undefined) entry.result = outcome.result;
+    if (outcome.note !== undefined) entry.note = outcome.note;
+    if (outcome.wouldBlock !== undefined) entry.wouldBlock = outcome.wouldBlock;
+    entry.before = before.value as SessionState;
+    entry.after = after.value as SessionState;
+    entry.context = summariseContext(after.context);
     try {
       this.recorder!.record(entry);
     } catch (error) {
@@ -862,18 +857,13 @@ function trustedSnapshot(input: unknown): PersistedSession | undefined {
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
     const id = s['id'];
     if (typeof id !== 'string' || id.length === 0) return undefined;
-    const copied = copyWithChecksum(
-      {
-        format: s['format'],
-        version: s['version'],
-        state: s['state'],
-        context: s['context'],
-        blockStreak: s['blockStreak'],
-      },
-      !owned,
-    );
+    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS);
     if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
-    return { ...(copied.copy as Omit<PersistedSession, 'id'>), id };
+    // The copy is a new object either way (it holds the checksummed fields only): add the id last,
+    // where a restore's recorded snapshot has always had it.
+    const snapshot = copied.copy as Record<string, unknown>;
+    snapshot['id'] = id;
+    return snapshot as unknown as PersistedSession;
   } catch {
     return undefined; // a getter or Proxy that throws: the full check reports it
   }
@@ -881,6 +871,8 @@ function trustedSnapshot(input: unknown): PersistedSession | undefined {
 
 /** The fields of a snapshot `persist()` writes, its checksum included. */
 const TRUSTED_KEYS = 7;
+/** The fields the checksum covers, in the order `persist()` walks them (all but the id and the checksum). */
+const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
 
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
@@ -934,7 +926,8 @@ export function restoreSafetySession(persisted: unknown, options: SafetySessionO
   const config = overridesConfig(options) ? configFrom(options, snapshot.context.config) : snapshot.context.config;
   const id = options.id ?? snapshot.id;
   if (options.id !== undefined) checkId(id);
-  return new Session(id, options.machine ?? safetyMachine, options, {
-    snapshot: { ...snapshot, id, context: { ...snapshot.context, config } },
-  });
+  // Both snapshots are the session's own objects already: change them only where options differ.
+  if (id !== snapshot.id) snapshot.id = id;
+  if (config !== snapshot.context.config) snapshot.context = { ...snapshot.context, config };
+  return new Session(id, options.machine ?? safetyMachine, options, { snapshot });
 }

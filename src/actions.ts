@@ -80,15 +80,13 @@ export const actionImplementations = {
     run: (context, event, { reasonCode }) => {
       const subject = subjectOf(context, event);
       const targets = reasonCode === 'TARGET_NOT_VALIDATED' ? unvalidatedTargets(context, event) : subject?.targets;
-      return {
-        blockCount: context.blockCount + 1,
-        lastBlock: {
-          reasonCode,
-          tool: subject?.tool ?? null,
-          kind: subject?.kind ?? null,
-          ...(targets !== undefined && targets.length > 0 && { targets: [...targets] }),
-        },
+      const lastBlock: NonNullable<SafetyContext['lastBlock']> = {
+        reasonCode,
+        tool: subject?.tool ?? null,
+        kind: subject?.kind ?? null,
       };
+      if (targets !== undefined && targets.length > 0) lastBlock.targets = [...targets];
+      return { blockCount: context.blockCount + 1, lastBlock };
     },
   }),
   countVerifyBlock: defineAction({

@@ -38,12 +38,9 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
         return undefined;
       }
       if (event.type === 'TOOL_SUCCEEDED' && event.kind !== undefined) {
-        return {
-          kind: event.kind,
-          tool: event.tool ?? '',
-          epoch: context.writeEpoch,
-          ...(event.targets !== undefined && { targets: event.targets }),
-        };
+        const subject: Subject = { kind: event.kind, tool: event.tool ?? '', epoch: context.writeEpoch };
+        if (event.targets !== undefined) subject.targets = event.targets;
+        return subject;
       }
       return undefined;
     }
@@ -51,8 +48,16 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
     case 'BEGIN_CALL':
       // Checked now: it counts as begun at the current epoch. The event has the fields a subject
       // needs; the guards of one event ask for it several times, so the last one is kept.
-      if (event !== lastEvent || context.writeEpoch !== lastSubject!.epoch)
-        lastSubject = { ...event, epoch: context.writeEpoch };
+      if (event !== lastEvent || context.writeEpoch !== lastSubject!.epoch) {
+        // Built field by field: a spread of the event cost more than the rest of the guard.
+        const subject: Subject = { kind: event.kind, tool: event.tool, epoch: context.writeEpoch };
+        if (event.targets !== undefined) subject.targets = event.targets;
+        if (event.type === 'BEGIN_CALL') {
+          if (event.stateOnly === true) subject.stateOnly = true;
+          if (event.untrusted === true) subject.untrusted = true;
+        }
+        lastSubject = subject;
+      }
       lastEvent = event;
       return lastSubject;
     default:

@@ -16,21 +16,25 @@ const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
 /** Type tags, so `"1"` and `1`, `[]` and `{}`, and key/value boundaries never hash alike. */
-const TAG = { null: 1, false: 2, true: 3, number: 4, string: 5, array: 6, object: 7, end: 8, key: 9 } as const;
+const TAG = { null: 1, false: 2, true: 3, number: 4, string: 5, array: 6, object: 7, end: 8, key: 9, int: 10 } as const;
 
-let h = FNV_OFFSET;
+/** The running hash, in a typed array: cheaper to load and store than a module variable in the hot loop. */
+const H = new Int32Array(1);
 
 const mix = (n: number) => {
-  h = Math.imul(h ^ n, FNV_PRIME);
+  H[0] = Math.imul(H[0]! ^ n, FNV_PRIME);
 };
 
 function mixString(s: string): void {
   mix(TAG.string);
   mix(s.length);
   // Two UTF-16 units per step: half the multiplications, the same detection of any changed unit.
+  // The hash stays in a local for the loop (the module's variable would be loaded and stored per step).
+  let x = H[0]!;
   let i = 0;
-  for (; i + 1 < s.length; i += 2) mix((s.charCodeAt(i) << 16) | s.charCodeAt(i + 1));
-  if (i < s.length) mix(s.charCodeAt(i));
+  for (; i + 1 < s.length; i += 2) x = Math.imul(x ^ ((s.charCodeAt(i) << 16) | s.charCodeAt(i + 1)), FNV_PRIME);
+  if (i < s.length) x = Math.imul(x ^ s.charCodeAt(i), FNV_PRIME);
+  H[0] = x;
 }
 
 /** Thrown inside the walk for a value JSON would not keep as it is; caught by the caller. */
@@ -46,6 +50,12 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
       mix(value ? TAG.true : TAG.false);
       return value;
     case 'number':
+      if ((value | 0) === value) {
+        // A 32-bit integer (counts, epochs, sequence numbers): one step. -0 hashes as 0, as JSON writes it.
+        mix(TAG.int);
+        mix(value);
+        return value;
+      }
       if (!Number.isFinite(value)) throw NOT_JSON;
       mix(TAG.number);
       f64[0] = value;
@@ -70,8 +80,9 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
       if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
       mix(TAG.object);
       const out: Record<string, unknown> = copying ? {} : (value as Record<string, unknown>);
-      for (const key in value) {
-        if (!Object.hasOwn(value, key)) continue;
+      const keys = Object.keys(value);
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k]!;
         const v = (value as Record<string, unknown>)[key];
         if (v === undefined) continue; // JSON drops it too
         mix(TAG.key);
@@ -95,17 +106,41 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
  * Copies a JSON value and computes its checksum in one walk; `undefined` for anything that is not
  * plain JSON data (a class instance, a getter or Proxy that throws, a cycle, a non-finite number).
  * With `copying` false it only computes the checksum, and `copy` is the value itself (for a value
- * nobody else holds, such as one just parsed from text).
+ * nobody else holds, such as one just parsed from text). With `fields`, the value must be an object
+ * and only those fields count, in that order: the checksum is the one of an object holding just
+ * them, and the copy (even when not `copying`, a new object) holds just them.
  *
  * @example
  * copyWithChecksum({ a: [1, 'x'] })?.checksum; // 8 hex digits, the same for an equal value
  */
-export function copyWithChecksum<T>(value: T, copying = true): { copy: T; checksum: string } | undefined {
-  h = FNV_OFFSET;
+export function copyWithChecksum<T>(
+  value: T,
+  copying = true,
+  fields?: readonly string[],
+): { copy: T; checksum: string } | undefined {
+  H[0] = FNV_OFFSET;
   try {
-    const copy = walk(value, 0, copying) as T;
-    return { copy, checksum: (h >>> 0).toString(16).padStart(8, '0') };
+    const copy = (fields === undefined ? walk(value, 0, copying) : walkFields(value, fields, copying)) as T;
+    return { copy, checksum: (H[0]! >>> 0).toString(16).padStart(8, '0') };
   } catch {
     return undefined;
   }
+}
+
+/** The top of a snapshot: the named fields only, so a restore builds no object to leave the others out. */
+function walkFields(value: unknown, fields: readonly string[], copying: boolean): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
+  const source = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  mix(TAG.object);
+  for (const key of fields) {
+    if (!Object.hasOwn(source, key)) continue;
+    const v = source[key];
+    if (v === undefined) continue;
+    mix(TAG.key);
+    mixString(key);
+    out[key] = walk(v, 1, copying);
+  }
+  mix(TAG.end);
+  return out;
 }
