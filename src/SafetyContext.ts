@@ -146,6 +146,37 @@ export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyCon
   };
 }
 
+/**
+ * A shallow copy of a context, every field listed in one literal (so it has one shape whatever it
+ * copies; see `MachineKind.copyContext`). The type checker holds it to the schema: a field missing
+ * here, or one the schema lacks, does not compile.
+ *
+ * @example
+ * const copy = copyContext(initialContext());
+ * copy.calls === initialContext().calls; // false: a fresh context; a copy shares its nested values
+ */
+export function copyContext(c: SafetyContext): SafetyContext {
+  return {
+    wroteThisEpisode: c.wroteThisEpisode,
+    readAfterWrite: c.readAfterWrite,
+    consecutiveVerifyBlocks: c.consecutiveVerifyBlocks,
+    lastWriteTool: c.lastWriteTool,
+    lastWriteAt: c.lastWriteAt,
+    lastReadTool: c.lastReadTool,
+    lastReadAt: c.lastReadAt,
+    writeEpoch: c.writeEpoch,
+    calls: c.calls,
+    shadowCalls: c.shadowCalls,
+    validatedTargets: c.validatedTargets,
+    uncoveredTargets: c.uncoveredTargets,
+    pendingRecoveries: c.pendingRecoveries,
+    recoverySeq: c.recoverySeq,
+    blockCount: c.blockCount,
+    lastBlock: c.lastBlock,
+    config: c.config,
+  };
+}
+
 /** A write that acts on the world: a state-only write (the agent's own records) is not one. */
 export function isWorldWrite(call: InFlightCall): boolean {
   return call.kind === 'write' && call.stateOnly !== true;

@@ -8,17 +8,32 @@ import {
 } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { evidenceTargets, subjectOf, unvalidatedTargets } from './guards.js';
+import { draftAction } from './MachineKind.js';
 import { BlockReasonCode } from './toolKind.js';
 
-/** An action implementation: a pure function from context, event and params to a context patch. */
+/**
+ * An action implementation: a pure function from context, event and params to a context patch,
+ * and for most of them `apply`, the same update written field by field into a draft (a copy of
+ * the context only the step holds), which the compiled table uses. Each reads what it needs
+ * before it writes, so it sees the context the previous action left, as a patch would.
+ */
 export interface ActionImpl<P = undefined> {
   /** Schema of the action's params in the machine JSON; absent when it takes none. */
   params?: z.ZodMiniType<P>;
   run: (context: SafetyContext, event: SafetyEvent, params: P) => Partial<SafetyContext>;
+  apply?: (draft: SafetyContext, event: SafetyEvent, params: P) => void;
 }
 
 function defineAction<P = undefined>(impl: ActionImpl<P>): ActionImpl<P> {
   return impl;
+}
+
+/** An action written as a draft update; its `run` applies it to a copy (see {@link draftAction}). */
+function draftOf<P = undefined>(impl: {
+  params?: z.ZodMiniType<P>;
+  apply: (draft: SafetyContext, event: SafetyEvent, params: P) => void;
+}): ActionImpl<P> {
+  return draftAction<SafetyContext, SafetyEvent, P>(impl);
 }
 
 /** The error code recorded for a block tracked by the call-lifecycle API. */
@@ -43,12 +58,12 @@ function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext[
  * Adds targets to the validated set, newest last; at the cap the oldest are dropped (forgetting a
  * validation only makes the gate stricter). Without binding nothing is kept: targets play no part.
  */
-function validated(context: SafetyContext, targets: readonly string[] | undefined): Partial<SafetyContext> {
-  if (context.config.targets !== 'bind' || !targets || targets.length === 0) return {};
+function validated(context: SafetyContext, targets: readonly string[] | undefined): string[] | undefined {
+  if (context.config.targets !== 'bind' || !targets || targets.length === 0) return undefined;
   const fresh = targets.filter((t, i) => targets.indexOf(t) === i);
   const kept = context.validatedTargets.filter((t) => !fresh.includes(t));
   const all = [...kept, ...fresh];
-  return { validatedTargets: all.length > MAX_VALIDATED_TARGETS ? all.slice(-MAX_VALIDATED_TARGETS) : all };
+  return all.length > MAX_VALIDATED_TARGETS ? all.slice(-MAX_VALIDATED_TARGETS) : all;
 }
 
 /** What a begun call keeps of its event. */
@@ -75,115 +90,135 @@ function newRecovery(context: SafetyContext, errorCode: string, tool: string, at
 
 /** The action implementations, by the names the machine JSON uses. */
 export const actionImplementations = {
-  block: defineAction<{ reasonCode: BlockReasonCode }>({
+  block: draftOf<{ reasonCode: BlockReasonCode }>({
     params: z.strictObject({ reasonCode: BlockReasonCode }),
-    run: (context, event, { reasonCode }) => {
-      const subject = subjectOf(context, event);
-      const targets = reasonCode === 'TARGET_NOT_VALIDATED' ? unvalidatedTargets(context, event) : subject?.targets;
+    apply: (draft, event, { reasonCode }) => {
+      const subject = subjectOf(draft, event);
+      const targets = reasonCode === 'TARGET_NOT_VALIDATED' ? unvalidatedTargets(draft, event) : subject?.targets;
       const lastBlock: NonNullable<SafetyContext['lastBlock']> = {
         reasonCode,
         tool: subject?.tool ?? null,
         kind: subject?.kind ?? null,
       };
       if (targets !== undefined && targets.length > 0) lastBlock.targets = [...targets];
-      return { blockCount: context.blockCount + 1, lastBlock };
+      draft.blockCount += 1;
+      draft.lastBlock = lastBlock;
     },
   }),
-  countVerifyBlock: defineAction({
-    run: (context) => ({ consecutiveVerifyBlocks: context.consecutiveVerifyBlocks + 1 }),
+  countVerifyBlock: draftOf({
+    apply: (draft) => {
+      draft.consecutiveVerifyBlocks += 1;
+    },
   }),
-  trackBlockedRecovery: defineAction({
-    run: (context, event) => {
-      const subject = subjectOf(context, event);
-      if (!subject) return {};
-      const live = liveRecoveries(context, event.at);
+  trackBlockedRecovery: draftOf({
+    apply: (draft, event) => {
+      const subject = subjectOf(draft, event);
+      if (!subject) return;
+      const live = liveRecoveries(draft, event.at);
       const i = live.findIndex((r) => r.tool === subject.tool && r.errorCode === BLOCKED_RECOVERY_CODE);
       if (i >= 0) {
         // A retry of the same blocked tool is one recovery with more attempts, not a new one.
         const next = live.slice();
         next[i] = { ...live[i]!, attempts: live[i]!.attempts + 1 };
-        return { pendingRecoveries: next };
+        draft.pendingRecoveries = next;
+        return;
       }
-      return {
-        pendingRecoveries: [...live, newRecovery(context, BLOCKED_RECOVERY_CODE, subject.tool, event.at)],
-        recoverySeq: context.recoverySeq + 1,
-      };
+      const added = newRecovery(draft, BLOCKED_RECOVERY_CODE, subject.tool, event.at);
+      draft.pendingRecoveries = [...live, added];
+      draft.recoverySeq += 1;
     },
   }),
-  beginCall: defineAction({
-    run: (context, event) => {
-      if (event.type !== 'BEGIN_CALL') return {};
-      return { calls: { ...context.calls, [event.id]: callOf(event, context.writeEpoch) } };
+  beginCall: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'BEGIN_CALL') return;
+      draft.calls = { ...draft.calls, [event.id]: callOf(event, draft.writeEpoch) };
     },
   }),
-  runUngated: defineAction({
-    run: (context, event) => {
-      if (event.type !== 'RUN_UNGATED') return {};
-      return { shadowCalls: { ...context.shadowCalls, [event.id]: callOf(event, context.writeEpoch) } };
+  runUngated: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'RUN_UNGATED') return;
+      draft.shadowCalls = { ...draft.shadowCalls, [event.id]: callOf(event, draft.writeEpoch) };
     },
   }),
-  validateTargets: defineAction({
-    run: (context, event) => {
-      if (event.type === 'TARGET_ESTABLISHED' || event.type === 'ATTEST') return validated(context, event.targets);
-      return validated(context, evidenceTargets(subjectOf(context, event), event));
+  validateTargets: draftOf({
+    apply: (draft, event) => {
+      const targets =
+        event.type === 'TARGET_ESTABLISHED' || event.type === 'ATTEST'
+          ? event.targets
+          : evidenceTargets(subjectOf(draft, event), event);
+      const kept = validated(draft, targets);
+      if (kept !== undefined) draft.validatedTargets = kept;
     },
   }),
-  coverTargets: defineAction({
-    run: (context, event) => {
-      const seen = evidenceTargets(subjectOf(context, event), event);
-      if (seen.length === 0 || context.uncoveredTargets.length === 0) return {};
-      return { uncoveredTargets: context.uncoveredTargets.filter((t) => !seen.includes(t)) };
+  coverTargets: draftOf({
+    apply: (draft, event) => {
+      const seen = evidenceTargets(subjectOf(draft, event), event);
+      if (seen.length === 0 || draft.uncoveredTargets.length === 0) return;
+      draft.uncoveredTargets = draft.uncoveredTargets.filter((t) => !seen.includes(t));
     },
   }),
-  recordWrite: defineAction({
-    run: (context, event) => {
-      const subject = subjectOf(context, event);
+  recordWrite: draftOf({
+    apply: (draft, event) => {
+      const subject = subjectOf(draft, event);
       // Calls in flight stay: a write reported through the compatible API is one more
       // landed write; it neither ends nor forgets a write in flight (finishCall ends a call).
-      return {
-        wroteThisEpisode: true,
-        readAfterWrite: false,
-        lastWriteTool: subject?.tool ?? null,
-        lastWriteAt: event.at,
-        writeEpoch: context.writeEpoch + 1,
-        // Under binding, only reads covering these targets verify it; a write without targets keeps the seed's rule.
-        uncoveredTargets: context.config.targets === 'bind' && subject?.targets ? [...subject.targets] : [],
-      };
+      draft.wroteThisEpisode = true;
+      draft.readAfterWrite = false;
+      draft.lastWriteTool = subject?.tool ?? null;
+      draft.lastWriteAt = event.at;
+      // Under binding, only reads covering these targets verify it; a write without targets keeps the seed's rule.
+      draft.uncoveredTargets = draft.config.targets === 'bind' && subject?.targets ? [...subject.targets] : [];
+      draft.writeEpoch += 1; // last: the subject above was read at the write's own epoch
     },
   }),
-  markReadAfterWrite: defineAction({
-    run: () => ({ readAfterWrite: true, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
+  markReadAfterWrite: draftOf({
+    apply: (draft) => {
+      draft.readAfterWrite = true;
+      draft.consecutiveVerifyBlocks = 0;
+      draft.uncoveredTargets = [];
+    },
   }),
-  recordRead: defineAction({
-    run: (context, event) => ({ lastReadTool: subjectOf(context, event)?.tool ?? null, lastReadAt: event.at }),
+  recordRead: draftOf({
+    apply: (draft, event) => {
+      draft.lastReadTool = subjectOf(draft, event)?.tool ?? null;
+      draft.lastReadAt = event.at;
+    },
   }),
-  finishCall: defineAction({
-    run: (context, event) => {
-      if (event.type !== 'TOOL_SUCCEEDED' && event.type !== 'TOOL_FAILED') return {};
-      if (event.id === undefined) return {};
-      if (!Object.hasOwn(context.calls, event.id)) {
+  finishCall: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'TOOL_SUCCEEDED' && event.type !== 'TOOL_FAILED') return;
+      if (event.id === undefined) return;
+      if (!Object.hasOwn(draft.calls, event.id)) {
         // A shadow call ends: it was never in flight as far as the gate is concerned.
-        if (!Object.hasOwn(context.shadowCalls, event.id)) return {};
-        const call = context.shadowCalls[event.id]!;
-        const patch: Partial<SafetyContext> = { shadowCalls: withoutCall(context.shadowCalls, event.id) };
-        if (event.type === 'TOOL_SUCCEEDED' && context.pendingRecoveries.length > 0)
-          patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
-        return patch;
+        if (!Object.hasOwn(draft.shadowCalls, event.id)) return;
+        const call = draft.shadowCalls[event.id]!;
+        if (event.type === 'TOOL_SUCCEEDED' && draft.pendingRecoveries.length > 0)
+          draft.pendingRecoveries = liveRecoveries(draft, event.at).filter((r) => r.tool !== call.tool);
+        draft.shadowCalls = withoutCall(draft.shadowCalls, event.id);
+        return;
       }
-      const patch: Partial<SafetyContext> = { calls: withoutCall(context.calls, event.id) };
-      const call = context.calls[event.id];
-      if (event.type === 'TOOL_SUCCEEDED' && call && context.pendingRecoveries.length > 0) {
+      const call = draft.calls[event.id];
+      if (event.type === 'TOOL_SUCCEEDED' && call && draft.pendingRecoveries.length > 0) {
         // A later success of a blocked tool is the recovery: it settles them all.
-        patch.pendingRecoveries = liveRecoveries(context, event.at).filter((r) => r.tool !== call.tool);
+        draft.pendingRecoveries = liveRecoveries(draft, event.at).filter((r) => r.tool !== call.tool);
       }
-      return patch;
+      draft.calls = withoutCall(draft.calls, event.id);
     },
   }),
-  clearVerification: defineAction({
-    run: () => ({ readAfterWrite: false, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
+  clearVerification: draftOf({
+    apply: (draft) => {
+      draft.readAfterWrite = false;
+      draft.consecutiveVerifyBlocks = 0;
+      draft.uncoveredTargets = [];
+    },
   }),
-  clearEpisode: defineAction({
-    run: () => ({ wroteThisEpisode: false, readAfterWrite: false, consecutiveVerifyBlocks: 0, uncoveredTargets: [] }),
+  clearEpisode: draftOf({
+    apply: (draft) => {
+      draft.wroteThisEpisode = false;
+      draft.readAfterWrite = false;
+      draft.consecutiveVerifyBlocks = 0;
+      draft.uncoveredTargets = [];
+    },
   }),
   resetSession: defineAction({
     run: (context) => ({
@@ -193,28 +228,24 @@ export const actionImplementations = {
       blockCount: context.blockCount,
     }),
   }),
-  trackRecovery: defineAction({
-    run: (context, event) => {
-      if (event.type !== 'TRACK_RECOVERY') return {};
-      return {
-        pendingRecoveries: [
-          ...liveRecoveries(context, event.at),
-          newRecovery(context, event.errorCode, event.tool, event.at),
-        ],
-        recoverySeq: context.recoverySeq + 1,
-      };
+  trackRecovery: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'TRACK_RECOVERY') return;
+      const added = newRecovery(draft, event.errorCode, event.tool, event.at);
+      draft.pendingRecoveries = [...liveRecoveries(draft, event.at), added];
+      draft.recoverySeq += 1;
     },
   }),
-  takeRecovery: defineAction({
-    run: (context, event) => {
-      if (event.type !== 'CHECK_RECOVERY') return {};
-      const live = liveRecoveries(context, event.at);
+  takeRecovery: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'CHECK_RECOVERY') return;
+      const live = liveRecoveries(draft, event.at);
       let oldest = -1;
       for (let i = 0; i < live.length; i++) {
         const r = live[i]!;
         if (r.tool === event.tool && (oldest < 0 || r.createdAt < live[oldest]!.createdAt)) oldest = i;
       }
-      return { pendingRecoveries: oldest < 0 ? live : live.filter((_, i) => i !== oldest) };
+      draft.pendingRecoveries = oldest < 0 ? live : live.filter((_, i) => i !== oldest);
     },
   }),
 };

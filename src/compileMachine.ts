@@ -7,6 +7,8 @@ export interface CompiledAction<C, E> {
   readonly type: string;
   readonly params: unknown;
   readonly run: KindAction<C, E, unknown>['run'];
+  /** The action's draft form, when it has one (see `KindAction`). */
+  readonly apply: KindAction<C, E, unknown>['apply'];
 }
 
 /** One guarded transition of the table, with its guard and actions resolved to their implementations. */
@@ -112,9 +114,13 @@ function buildTable<C extends object, E extends { type: string }>(
       target: t.target,
       guard: t.guard,
       test: t.guard === undefined ? undefined : guards[t.guard],
-      actions: refs.map((a) => ({ type: refName(a), params: refParams(a), run: actions[refName(a)]!.run })),
+      actions: refs.map((a) => {
+        const impl = actions[refName(a)]!;
+        return { type: refName(a), params: refParams(a), run: impl.run, apply: impl.apply };
+      }),
     });
   }
+  const copyContext = kind.copyContext ?? ((context: C): C => ({ ...context }));
   const states = [...index.states];
   const events = new Set(index.transitions.map((t) => t.event));
   const table = new Map<string, Map<string, readonly T[]>>();
@@ -152,8 +158,14 @@ function buildTable<C extends object, E extends { type: string }>(
       let next = context;
       const steps = transition.actions;
       if (steps.length > 0) {
-        const copy = { ...context };
-        for (let i = 0; i < steps.length; i++) Object.assign(copy, steps[i]!.run(copy, event, steps[i]!.params));
+        const copy = copyContext(context);
+        for (let i = 0; i < steps.length; i++) {
+          const action = steps[i]!;
+          // A draft action writes its fields into the copy by name; merging a patch (Object.assign)
+          // cost most of a step, as its keyed stores see every field of every action.
+          if (action.apply !== undefined) action.apply(copy, event, action.params);
+          else Object.assign(copy, action.run(copy, event, action.params));
+        }
         next = copy;
       }
       return { value: transition.target ?? value, context: next, transition };

@@ -11,6 +11,7 @@ import type { AnyMachineKind } from './MachineKind.js';
 export const APPLY_ACTIONS = 'applyActions';
 
 type Patch = (c: object, e: { type: string }, p: unknown) => object;
+type Apply = (draft: object, e: { type: string }, p: unknown) => void;
 
 /** The kind's implementations bound once per kind: every machine of the kind built from JSON shares them. */
 const bound = new WeakMap<AnyMachineKind, ReturnType<typeof bind>>();
@@ -22,7 +23,7 @@ function bind(kind: AnyMachineKind) {
       ({ context, event }: { context: object; event: { type: string } }) => impl(context, event),
     ]),
   );
-  const patches = kind.actions as Record<string, { run: Patch }>;
+  const patches = kind.actions as Record<string, { run: Patch; apply?: Apply }>;
   const actions = Object.fromEntries(
     Object.entries(patches).map(([name, impl]) => [
       name,
@@ -41,11 +42,14 @@ function bind(kind: AnyMachineKind) {
    * registered actions, and this is not one.
    */
   const applyActions = assign(({ context, event }: { context: object; event: { type: string } }, params: unknown) => {
-    let next = context;
+    // One copy for the whole transition, as the compiled table does: a draft action writes into it.
+    const draft = { ...context };
     for (const step of (params as { steps: readonly { type: string; params?: unknown }[] }).steps) {
-      next = { ...next, ...patches[step.type]!.run(next, event, step.params) };
+      const impl = patches[step.type]!;
+      if (impl.apply !== undefined) impl.apply(draft, event, step.params);
+      else Object.assign(draft, impl.run(draft, event, step.params));
     }
-    return next;
+    return draft;
   });
   return setup({
     guards: guards as Record<string, () => boolean>,

@@ -17,7 +17,7 @@ export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSM
 export { safetyMachine, safetyMachineDefinition } from './safetyMachine.js';
 export { createSafetyMachine, definitionOf } from './createSafetyMachine.js';
 export { createMachineOfKind } from './createMachineOfKind.js';
-export { defineMachineKind } from './MachineKind.js';
+export { defineMachineKind, draftAction } from './MachineKind.js';
 export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './MachineKind.js';
 export { safetyMachineKind } from './safetyMachineKind.js';
 export { compileMachine } from './compileMachine.js';

@@ -4,7 +4,7 @@ import { guardImplementations } from './guards.js';
 import { defineMachineKind } from './MachineKind.js';
 import { PERSISTED_SESSION_VERSION, SNAPSHOT_MIGRATIONS } from './PersistedSession.js';
 import { summariseContext } from './RecordingEntry.js';
-import { DEFAULT_CONFIG, initialContext, SafetyContext } from './SafetyContext.js';
+import { copyContext, DEFAULT_CONFIG, initialContext, SafetyContext } from './SafetyContext.js';
 import { SafetyEvent } from './SafetyEvent.js';
 
 /**
@@ -23,5 +23,6 @@ export const safetyMachineKind = defineMachineKind<SafetyContext, SafetyEvent, S
   actions: actionImplementations,
   initialContext: (input) => initialContext(input?.config ?? DEFAULT_CONFIG),
   recorded: summariseContext,
+  copyContext,
   snapshot: { version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS },
 });
