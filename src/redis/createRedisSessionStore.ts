@@ -419,27 +419,33 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     const deferred: Array<{ listener: (s: SafetySession) => void; count: number }> = [];
     const unsubscribes: Array<() => void> = [];
     /**
-     * What fn sees. Once this session is held for the next decision, the view stops reaching it:
-     * a view kept past the call (returned, or handed to a listener) reads and changes a copy of
-     * the session as saved, as it did when every call restored a session of its own.
+     * What fn sees. Once fn has returned, the session may be held for the next decision, so the
+     * view (and every method taken from it) stops reaching it: a view kept past fn (returned,
+     * handed to a listener, a method kept for later) reads and changes a copy of the session as
+     * this attempt left it, as it did when every call restored a session of its own.
      */
     let frozen: string | undefined;
     let copy: SafetySession | undefined;
-    let open = true;
+    const current = (): SafetySession =>
+      frozen === undefined ? session : (copy ??= restoreSafetySession(frozen, { ...sessionOptions, id }));
     const view = new Proxy(session, {
-      get(target, prop) {
-        const s = frozen === undefined ? target : (copy ??= restoreSafetySession(frozen, { ...sessionOptions, id }));
+      get(_target, prop) {
         if (prop === 'subscribe') {
           return (listener: (s: SafetySession) => void) => {
+            const s = current();
             const d = { listener, count: 0 };
             deferred.push(d);
             const off = s.subscribe(() => void d.count++);
-            if (open && s === target) unsubscribes.push(off);
+            if (s === session) unsubscribes.push(off);
             return off;
           };
         }
-        const value: unknown = Reflect.get(s, prop, s);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(s) : value;
+        const value: unknown = Reflect.get(current(), prop);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const s = current();
+          return (Reflect.get(s, prop) as (...a: unknown[]) => unknown).apply(s, args);
+        };
       },
     });
 
@@ -447,7 +453,6 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     try {
       value = call.fn(view);
     } finally {
-      open = false;
       // A held session outlives this attempt: the counting listeners go with it.
       for (const off of unsubscribes) off();
     }
@@ -461,6 +466,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     if (call.late) throw unavailable(id, 'past the deadline before the save');
     const newRev = nextToken();
     const data = JSON.stringify(session.persist());
+    frozen = data;
     const sk = sessionKey(prefix, id);
     const n = streamMaxLen > 0 ? entries.length : 0;
     const args = [
@@ -490,7 +496,6 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     if (ok === 3) throw wrongType(id, reply);
     if (ok === 1) {
       remember(id, { gen: String(reply[2] ?? ''), v: Number(reply[1]), until });
-      frozen = data;
       if (sink) sink.entries = []; // a held session's sink holds the next decision's entries only
       hold(id, { rev: newRev, session, sink, seq: base + n, speculate: speculative || expected === call.heldRev });
     } else if (reply[1] !== newRev) {

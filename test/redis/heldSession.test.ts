@@ -107,5 +107,16 @@ describe('a session the store holds', () => {
     heard!.endToolCall({ id: 'w1', ok: false });
     expect(await a.withSession('k', (s) => s.state)).toBe('VERIFYING');
     expect((await a.get('k'))!.snapshot.state).toBe('VERIFYING');
+
+    // A method kept for later is no way in either.
+    let begin: SafetySession['beginToolCall'] | undefined;
+    await a.withSession('m', (s) => {
+      s.targetEstablished();
+      begin = s.beginToolCall;
+    });
+    await Promise.resolve();
+    expect(begin!({ id: 'late', kind: 'write', tool: 'restart' })).toBeNull();
+    expect(await a.withSession('m', (s) => s.state)).toBe('READING');
+    expect(await a.withSession('m', (s) => s.state)).toBe('READING');
   });
 });
