@@ -159,11 +159,8 @@ type Fields = [
 /** The save script's reply: `[1, version, gen]`, `[0, rev, ...fields]`, or `[3, key, found, expected]`. */
 type ScriptReply = [number, string | number, ...(string | null)[]];
 
-/** An attempt's outcome. */
-type Attempt =
-  | { saved: true; flush: () => void; value: unknown }
-  | { saved: false; fields?: Fields }
-  | { saved: false; fields: Fields; speculative: true };
+/** An attempt's outcome (`fields`: what a refused save without a load found stored). */
+type Attempt = { saved: true; flush: () => void; value: unknown } | { saved: false; fields?: Fields };
 
 const isThenable = (v: unknown): boolean =>
   (typeof v === 'object' || typeof v === 'function') &&
@@ -178,10 +175,11 @@ const MAX_HELD_SESSIONS = 1000;
 /**
  * Revisions (the version check's token, a new session's generation) and tombstones: one random
  * prefix per store, 16 characters (96 bits), then a counter. Every check compares a token with
- * one another save wrote, so what matters is that two saves never write the same token: within
- * a store the counter never repeats, and two stores share a prefix with a chance below k²/2⁹⁷
- * for k stores ever created (no weaker than the 96 random bits per save used before, where k
- * counted saves). The fixed prefix length keeps prefix + counter unambiguous.
+ * one a save wrote, so what matters is that two saves never write the same token: within a
+ * store the counter never repeats, and two stores share a prefix with a chance below k²/2⁹⁷ for
+ * k stores ever created (a random token per save would give the same bound with k the number
+ * of saves). The fixed prefix length keeps prefix + counter unambiguous. One random draw per
+ * store instead of one per save: no cryptographic call on the decision path.
  */
 function tokenSource(): () => string {
   const prefix = randomBytes(12).toString('base64url');
@@ -496,13 +494,16 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     if (ok === 3) throw wrongType(id, reply);
     if (ok === 1) {
       remember(id, { gen: String(reply[2] ?? ''), v: Number(reply[1]), until });
-      if (sink) sink.entries = []; // a held session's sink holds the next decision's entries only
-      hold(id, { rev: newRev, session, sink, seq: base + n, speculate: speculative || expected === call.heldRev });
+      // A call past its deadline holds nothing: the calls after it may have saved (and held) since.
+      if (!call.late) {
+        if (sink) sink.entries = []; // a held session's sink holds the next decision's entries only
+        hold(id, { rev: newRev, session, sink, seq: base + n, speculate: speculative || expected === call.heldRev });
+      }
     } else if (reply[1] !== newRev) {
       // Someone else saved in between (`reply[1] === newRev`: this very save landed, a reply seen twice).
       if (!speculative) return { saved: false };
       const [, rev, v = null, seq = null, stored = null, gen = null, born = null] = reply;
-      return { saved: false, speculative: true, fields: [rev === '' ? null : String(rev), v, seq, stored, gen, born] };
+      return { saved: false, fields: [rev === '' ? null : String(rev), v, seq, stored, gen, born] };
     }
     return {
       saved: true,
