@@ -107,12 +107,60 @@ interface Known {
   until: number;
 }
 
-interface Attempt<T> {
-  saved: boolean;
-  value?: T;
-  /** Runs the recorder and listeners of the saved attempt. */
-  flush?: () => void;
+/** Where a session's recorder puts its entries: the current attempt's list (a session's recorder is fixed at its creation). */
+interface Sink {
+  entries: RecordingEntry[];
 }
+
+/**
+ * A session this store saved, kept in memory while no other save replaces it: Redis holds
+ * exactly what it holds as long as the stored `rev` is this one (every save writes a new rev).
+ */
+interface Held {
+  rev: string;
+  session: SafetySession;
+  sink: Sink | undefined;
+  /** The stored `seq` after this save. */
+  seq: number;
+  /**
+   * Whether the next decision may save on this copy without loading first: the last decision
+   * found the session as this store left it. A save on a copy someone else overtook is refused
+   * by the version check and answered with the stored fields, which then serve as the load.
+   */
+  speculate: boolean;
+}
+
+/** One `withSession` call. */
+interface Call {
+  id: string;
+  fn: (s: SafetySession) => unknown;
+  deadline: number;
+  /** The caller was told no (the deadline passed): the call decides and saves nothing more. */
+  late: boolean;
+  /** Settled or expired: its lane moved on. */
+  done: boolean;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** The rev of the session this store held at the call's start, if any. */
+  heldRev: string | undefined;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The session's fields as a load reads them (`null`: absent). */
+type Fields = [
+  rev: string | null,
+  v: string | null,
+  seq: string | null,
+  data: string | null,
+  gen: string | null,
+  born: string | null,
+];
+
+/** The save script's reply: `[1, version, gen]`, `[0, rev, ...fields]`, or `[3, key, found, expected]`. */
+type ScriptReply = [number, string | number, ...(string | null)[]];
+
+/** An attempt's outcome (`fields`: what a refused save without a load found stored). */
+type Attempt = { saved: true; flush: () => void; value: unknown } | { saved: false; fields?: Fields };
 
 const isThenable = (v: unknown): boolean =>
   (typeof v === 'object' || typeof v === 'function') &&
@@ -120,6 +168,24 @@ const isThenable = (v: unknown): boolean =>
   typeof (v as { then?: unknown }).then === 'function';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** At most this many sessions stay in memory per store (least recently saved forgotten first). */
+const MAX_HELD_SESSIONS = 1000;
+
+/**
+ * Revisions (the version check's token, a new session's generation) and tombstones: one random
+ * prefix per store, 16 characters (96 bits), then a counter. Every check compares a token with
+ * one a save wrote, so what matters is that two saves never write the same token: within a
+ * store the counter never repeats, and two stores share a prefix with a chance below k²/2⁹⁷ for
+ * k stores ever created (a random token per save would give the same bound with k the number
+ * of saves). The fixed prefix length keeps prefix + counter unambiguous. One random draw per
+ * store instead of one per save: no cryptographic call on the decision path.
+ */
+function tokenSource(): () => string {
+  const prefix = randomBytes(12).toString('base64url');
+  let n = 0;
+  return () => prefix + (n++).toString(36);
+}
 
 /**
  * Creates a session store on Redis: every worker process that handles a
@@ -168,6 +234,11 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
   const sessionOptions: SafetySessionOptions = { ...options.session };
   const rejectLost = (options.lostSessions ?? 'reject') === 'reject';
   const maxKnown = options.maxKnownSessions ?? DEFAULT_MAX_KNOWN_SESSIONS;
+  const maxHeld = Math.min(maxKnown, MAX_HELD_SESSIONS);
+  const nextToken = tokenSource();
+  // The save script's fixed arguments, as the strings Redis receives.
+  const idleTtlArg = String(idleTtlMs);
+  const streamMaxLenArg = String(streamMaxLen);
   /** Sessions this store saved, least recently saved first (a bounded LRU). */
   const known = new Map<string, Known>();
   const remember = (id: string, k: Known) => {
@@ -175,9 +246,19 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     known.set(id, k);
     if (known.size > maxKnown) known.delete(known.keys().next().value!);
   };
+  /** Sessions this store saved and keeps in memory, least recently saved first (a bounded LRU). */
+  const held = new Map<string, Held>();
+  const hold = (id: string, h: Held) => {
+    held.delete(id);
+    held.set(id, h);
+    if (held.size > maxHeld) held.delete(held.keys().next().value!);
+  };
 
   const client = new Redis(options.url, {
-    commandTimeout: commandTimeoutMs,
+    // Each `withSession` has one deadline timer of its own (and the other methods one each),
+    // which bounds every command it sends; a per-command timer (one more timer per command) is
+    // armed only when `commandTimeoutMs` asks for less than `timeoutMs`.
+    ...(commandTimeoutMs < timeoutMs && { commandTimeout: commandTimeoutMs }),
     connectTimeout: Math.max(1000, Math.min(timeoutMs, 10_000)),
     // A command that cannot be sent now fails now (the call waits for the connection itself, within
     // its own deadline): nothing queued in the client can land later, after the call was rejected.
@@ -198,22 +279,18 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     gaveUp: 0,
     lost: 0,
   };
-  const pending = new Set<Promise<unknown>>();
-  /**
-   * Per session id, the tail of this process's calls: calls on one session from one process
-   * take turns, so they never overtake one another (conflicts come only from other processes).
-   */
-  const lanes = new Map<string, Promise<void>>();
-  const inLane = <R>(id: string, work: () => Promise<R>): Promise<R> => {
-    const previous = lanes.get(id) ?? Promise.resolve();
-    let release!: () => void;
-    const tail = previous.then(() => new Promise<void>((r) => (release = r)));
-    lanes.set(id, tail);
-    return previous.then(work).finally(() => {
-      release();
-      if (lanes.get(id) === tail) lanes.delete(id);
-    });
+  /** Calls not settled yet (`close` waits for them), and who waits for none to be left. */
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const settled = () => {
+    if (--inFlight === 0 && drained) drained();
   };
+  /**
+   * Per session id, this process's calls in arrival order, the first one running: calls on one
+   * session from one process take turns, so they never overtake one another (conflicts come
+   * only from other processes).
+   */
+  const lanes = new Map<string, Call[]>();
   let closed = false;
 
   const unavailable = (id: string | undefined, what: string, cause?: unknown) =>
@@ -260,48 +337,37 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     }
   };
 
-  const script = async <R>(
-    sha: string,
-    source: string,
-    keys: [string, string],
-    args: (string | number)[],
-  ): Promise<R> => {
+  /** EVALSHA of a script (`args`: the sha, the key count, the keys, its arguments), EVAL if Redis lost it. */
+  const script = async <R>(source: string, args: string[]): Promise<R> => {
     try {
-      return (await client.evalsha(sha, 2, ...keys, ...args)) as R;
+      return (await client.call('evalsha', args)) as R;
     } catch (e) {
       if (!(e instanceof Error) || !e.message.startsWith('NOSCRIPT')) throw e;
       // The server restarted or flushed its scripts: send the script itself (it is cached again).
-      return (await client.eval(source, 2, ...keys, ...args)) as R;
+      return (await client.call('eval', [source, ...args.slice(1)])) as R;
     }
   };
-  type ScriptReply = [number, string | number, string?, string?];
-  const save = (keys: [string, string], args: (string | number)[]) =>
-    script<ScriptReply>(SAVE_SCRIPT_SHA, SAVE_SCRIPT, keys, args);
   const wrongType = (id: string, reply: ScriptReply) =>
     new SessionKeyTypeError(id, String(reply[1]), String(reply[2]), String(reply[3]));
 
   /** Loads a session's fields; a key of another type is WRONG_KEY_TYPE, not an outage. */
-  const load = async (id: string, sk: string, deadline: number) => {
+  const load = async (id: string, sk: string): Promise<Fields> => {
     try {
-      return await command(id, 'could not load the session', deadline, () =>
-        client.hmget(sk, 'rev', 'v', 'seq', 'data', 'gen', 'born'),
-      );
+      return (await client.hmget(sk, 'rev', 'v', 'seq', 'data', 'gen', 'born')) as Fields;
     } catch (e) {
-      if (!(e instanceof SessionStoreUnavailableError) || !/WRONGTYPE/.test(e.message)) throw e;
-      const found = await command(id, 'could not load the session', deadline, () => client.type(sk));
+      if (!(e instanceof Error) || !/WRONGTYPE/.test(e.message)) throw unavailable(id, 'could not load the session', e);
+      let found: string;
+      try {
+        found = await client.type(sk);
+      } catch (e2) {
+        throw unavailable(id, 'could not load the session', e2);
+      }
       throw new SessionKeyTypeError(id, sk, found, 'hash');
     }
   };
 
   /** Why a session this store saved counts as lost at this load, or undefined when it does not. */
-  const lossAt = (
-    id: string,
-    rev: string | null,
-    v: string | null,
-    data: string | null,
-    gen: string | null,
-    born: string | null,
-  ): SessionLossKind | undefined => {
+  const lossAt = (id: string, [rev, v, , data, gen, born]: Fields): SessionLossKind | undefined => {
     const k = known.get(id);
     if (k === undefined) return undefined;
     if (performance.now() >= k.until) {
@@ -321,71 +387,124 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     return 'replaced';
   };
 
-  const attempt = async <T>(
-    id: string,
-    fn: (s: SafetySession) => T,
-    deadline: number,
-    timedOut: () => boolean,
-  ): Promise<Attempt<T>> => {
-    const sk = sessionKey(prefix, id);
-    const [rev = null, v = null, seq = null, data = null, gen = null, born = null] = await load(id, sk, deadline);
-    // The caller was already told no: neither decide nor save now.
-    if (timedOut()) throw unavailable(id, 'the load came back after the deadline');
-    const loss = rejectLost ? lossAt(id, rev, v, data, gen, born) : undefined;
-    if (loss !== undefined) throw new SessionLostError(id, loss, known.get(id)!.v);
-    const buffer: RecordingEntry[] = [];
-    const sessionRecorder = wantEntries ? { record: (e: RecordingEntry) => void buffer.push(e) } : undefined;
-    const opts: SafetySessionOptions = { ...sessionOptions, id, ...(sessionRecorder && { recorder: sessionRecorder }) };
-    const session = data == null ? createSafetySession(opts) : restoreSafetySession(data, opts);
+  /** A new session, or the stored one restored, recording into a sink of its own. */
+  const sessionFrom = (id: string, data: string | null): { session: SafetySession; sink: Sink | undefined } => {
+    const sink: Sink | undefined = wantEntries ? { entries: [] } : undefined;
+    const opts: SafetySessionOptions = { ...sessionOptions, id };
+    if (sink) opts.recorder = { record: (e) => void sink.entries.push(e) };
+    if (data == null) return { session: createSafetySession(opts), sink };
+    const session = restoreSafetySession(data, opts);
     // The session's own `restore` entry is not a call: the stream continues where the last save left it.
-    if (data != null && buffer[0]?.call.type === 'restore') buffer.shift();
+    if (sink) sink.entries = [];
+    return { session, sink };
+  };
 
+  /**
+   * Runs `fn` on the session and saves it if the stored rev is still `expected`. `base`: the
+   * stored `seq`. `speculative`: the session is a held copy sent without a load, and a refused
+   * save is answered with the stored fields.
+   */
+  const decideAndSave = async (
+    call: Call,
+    session: SafetySession,
+    sink: Sink | undefined,
+    base: number,
+    expected: string,
+    speculative: boolean,
+  ): Promise<Attempt> => {
+    const id = call.id;
     // Listeners subscribed by fn hear of the changes only once this attempt is saved.
     const deferred: Array<{ listener: (s: SafetySession) => void; count: number }> = [];
+    const unsubscribes: Array<() => void> = [];
+    /**
+     * What fn sees. Once fn has returned, the session may be held for the next decision, so the
+     * view (and every method taken from it) stops reaching it: a view kept past fn (returned,
+     * handed to a listener, a method kept for later) reads and changes a copy of the session as
+     * this attempt left it, as it did when every call restored a session of its own.
+     */
+    let frozen: string | undefined;
+    let copy: SafetySession | undefined;
+    const current = (): SafetySession =>
+      frozen === undefined ? session : (copy ??= restoreSafetySession(frozen, { ...sessionOptions, id }));
     const view = new Proxy(session, {
-      get(target, prop) {
+      get(_target, prop) {
         if (prop === 'subscribe') {
           return (listener: (s: SafetySession) => void) => {
+            const s = current();
             const d = { listener, count: 0 };
             deferred.push(d);
-            return target.subscribe(() => void d.count++);
+            const off = s.subscribe(() => void d.count++);
+            if (s === session) unsubscribes.push(off);
+            return off;
           };
         }
-        const value: unknown = Reflect.get(target, prop, target);
-        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        const value: unknown = Reflect.get(current(), prop);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const s = current();
+          return (Reflect.get(s, prop) as (...a: unknown[]) => unknown).apply(s, args);
+        };
       },
     });
 
-    const value = fn(view);
+    let value: unknown;
+    try {
+      value = call.fn(view);
+    } finally {
+      // A held session outlives this attempt: the counting listeners go with it.
+      for (const off of unsubscribes) off();
+    }
     if (isThenable(value)) {
       (value as Promise<unknown>).then(undefined, () => undefined);
       throw new AsyncSessionFunctionError(id);
     }
 
-    const base = Number(seq ?? 0);
+    const buffer = sink ? sink.entries : [];
     const entries = buffer.map((e, i) => (e.seq === base + i ? e : { ...e, seq: base + i }));
-    if (timedOut()) throw unavailable(id, 'past the deadline before the save');
-    const newRev = randomBytes(12).toString('base64url');
-    const args: (string | number)[] = [
-      rev ?? '',
+    if (call.late) throw unavailable(id, 'past the deadline before the save');
+    const newRev = nextToken();
+    const data = JSON.stringify(session.persist());
+    frozen = data;
+    const sk = sessionKey(prefix, id);
+    const n = streamMaxLen > 0 ? entries.length : 0;
+    const args = [
+      SAVE_SCRIPT_SHA,
+      '2',
+      sk,
+      streamKey(prefix, id),
+      expected,
       newRev,
-      JSON.stringify(session.persist()),
-      idleTtlMs,
-      streamMaxLen,
+      data,
+      idleTtlArg,
+      streamMaxLenArg,
       worker,
-      Date.now(),
-      streamMaxLen > 0 ? entries.length : 0,
-      ...(streamMaxLen > 0 ? entries.map((e) => JSON.stringify(e)) : []),
+      String(Date.now()),
+      speculative ? '1' : '0',
+      String(n),
     ];
+    for (let i = 0; i < n; i++) args.push(JSON.stringify(entries[i]));
     const until = performance.now() + idleTtlMs;
-    const reply = await command(id, 'could not confirm the save', deadline, () =>
-      save([sk, streamKey(prefix, id)], args),
-    );
-    const [ok, current] = reply;
+    let reply: ScriptReply;
+    try {
+      reply = await script<ScriptReply>(SAVE_SCRIPT, args);
+    } catch (e) {
+      throw unavailable(id, 'could not confirm the save', e);
+    }
+    const ok = reply[0];
     if (ok === 3) throw wrongType(id, reply);
-    if (ok === 1) remember(id, { gen: String(reply[2] ?? ''), v: Number(current), until });
-    // `current === newRev`: this very save landed (a reply seen twice); anything else is someone else's.
-    else if (current !== newRev) return { saved: false };
+    if (ok === 1) {
+      remember(id, { gen: String(reply[2] ?? ''), v: Number(reply[1]), until });
+      // A call past its deadline holds nothing: the calls after it may have saved (and held) since.
+      if (!call.late) {
+        if (sink) sink.entries = []; // a held session's sink holds the next decision's entries only
+        hold(id, { rev: newRev, session, sink, seq: base + n, speculate: speculative || expected === call.heldRev });
+      }
+    } else if (reply[1] !== newRev) {
+      // Someone else saved in between (`reply[1] === newRev`: this very save landed, a reply seen twice).
+      if (!speculative) return { saved: false };
+      const [, rev, v = null, seq = null, stored = null, gen = null, born = null] = reply;
+      return { saved: false, fields: [rev === '' ? null : String(rev), v, seq, stored, gen, born] };
+    }
     return {
       saved: true,
       value,
@@ -402,7 +521,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         for (const d of deferred) {
           for (let i = 0; i < d.count; i++) {
             try {
-              d.listener(session);
+              d.listener(view);
             } catch (e) {
               report(e);
             }
@@ -412,11 +531,45 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     };
   };
 
-  const run = async <T>(id: string, fn: (s: SafetySession) => T, deadline: number, timedOut: () => boolean) => {
-    for (let n = 1; ; n++) {
-      if (timedOut()) throw unavailable(id, 'gave up at the deadline');
+  /** One attempt: load (unless `fields` came with a refused speculative save), decide, save. */
+  const attempt = async (call: Call, mine: Held | undefined, fields: Fields | undefined): Promise<Attempt> => {
+    const id = call.id;
+    if (client.status !== 'ready') await ready(call.deadline, id);
+    if (fields === undefined) {
+      fields = await load(id, sessionKey(prefix, id));
+      // The caller was already told no: neither decide nor save now.
+      if (call.late) throw unavailable(id, 'the load came back after the deadline');
+    }
+    const loss = rejectLost ? lossAt(id, fields) : undefined;
+    if (loss !== undefined) throw new SessionLostError(id, loss, known.get(id)!.v);
+    const [rev, , seq, data] = fields;
+    // Nobody saved since this store did: the held session is the stored one, no restore needed.
+    const { session, sink } = mine !== undefined && rev === mine.rev ? mine : sessionFrom(id, data);
+    return decideAndSave(call, session, sink, Number(seq ?? 0), rev ?? '', false);
+  };
+
+  const run = async (call: Call): Promise<Attempt & { saved: true }> => {
+    const id = call.id;
+    // The held session is this call's alone from here on; a save puts it (or its successor) back.
+    const mine = held.get(id);
+    if (mine) held.delete(id);
+    call.heldRev = mine?.rev;
+    let fields: Fields | undefined;
+    if (mine?.speculate) {
+      if (client.status !== 'ready') await ready(call.deadline, id);
+      if (call.late) throw unavailable(id, 'gave up at the deadline');
       counters.attempts++;
-      const result = await attempt(id, fn, deadline, timedOut);
+      const result = await decideAndSave(call, mine.session, mine.sink, mine.seq, mine.rev, true);
+      if (result.saved) return result;
+      // Overtaken since this store's last save: the reply is the load of a regular attempt.
+      counters.attempts--;
+      fields = result.fields;
+    }
+    for (let n = 1; ; n++) {
+      if (call.late) throw unavailable(id, 'gave up at the deadline');
+      counters.attempts++;
+      const result = await attempt(call, n === 1 && fields === undefined ? mine : undefined, fields);
+      fields = undefined;
       if (result.saved) return result;
       counters.conflicts++;
       if (n >= maxAttempts) {
@@ -428,17 +581,41 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     }
   };
 
+  /** The call leaves its lane; the next one on the session starts. */
+  const leave = (call: Call) => {
+    call.done = true;
+    if (call.timer !== undefined) clearTimeout(call.timer);
+    const lane = lanes.get(call.id)!;
+    const at = lane.indexOf(call);
+    lane.splice(at, 1);
+    if (lane.length === 0) lanes.delete(call.id);
+    else if (at === 0) start(lane[0]!);
+    settled();
+  };
+
+  const start = (call: Call) => {
+    run(call).then(
+      (result) => {
+        if (call.done) return;
+        counters.saved++;
+        result.flush();
+        call.resolve(result.value);
+        leave(call);
+      },
+      (error: unknown) => {
+        if (call.done) return;
+        if (error instanceof SessionStoreUnavailableError) counters.unavailable++;
+        if (error instanceof SessionLostError) counters.lost++;
+        call.reject(error);
+        leave(call);
+      },
+    );
+  };
+
   const checkId = (method: string, id: unknown): string => {
     if (typeof id !== 'string' || id.length === 0)
       throw new TypeError(`${method}: id: expected a non-empty string, got ${typeof id}`);
     return id;
-  };
-
-  const track = <T>(p: Promise<T>): Promise<T> => {
-    pending.add(p);
-    const done = () => void pending.delete(p);
-    p.then(done, done);
-    return p;
   };
 
   const withSession = <T>(id: string, fn: (s: SafetySession) => T): Promise<T> => {
@@ -449,36 +626,45 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     } catch (e) {
       return Promise.reject(e);
     }
-    const deadline = performance.now() + timeoutMs;
-    let late = false;
-    const work = inLane(id, () => run(id, fn, deadline, () => late));
-    return track(
-      new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          late = true;
-          counters.unavailable++;
-          reject(
-            unavailable(id, `no confirmed save within ${timeoutMs} ms (Redis away or too slow); nothing was decided`),
-          );
-        }, timeoutMs);
-        work.then(
-          (result) => {
-            clearTimeout(timer);
-            if (late) return;
-            counters.saved++;
-            result.flush!();
-            resolve(result.value as T);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            if (late) return;
-            if (error instanceof SessionStoreUnavailableError) counters.unavailable++;
-            if (error instanceof SessionLostError) counters.lost++;
-            reject(error);
-          },
+    return new Promise<T>((resolve, reject) => {
+      const call: Call = {
+        id,
+        fn,
+        deadline: performance.now() + timeoutMs,
+        late: false,
+        done: false,
+        timer: undefined,
+        heldRev: undefined,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
+      inFlight++;
+      // The one timer of the call: past it the caller is told no and the call's turn ends, even
+      // with a command still out (its reply, if it comes, decides and saves nothing more).
+      call.timer = setTimeout(() => {
+        if (call.done) return;
+        call.late = true;
+        counters.unavailable++;
+        reject(
+          unavailable(id, `no confirmed save within ${timeoutMs} ms (Redis away or too slow); nothing was decided`),
         );
-      }),
-    );
+        leave(call);
+      }, timeoutMs);
+      const lane = lanes.get(id);
+      if (lane) lane.push(call);
+      else {
+        lanes.set(id, [call]);
+        // Never inside the caller's own stack: fn runs after withSession returns, as it always did.
+        queueMicrotask(() => start(call));
+      }
+    });
+  };
+
+  /** Counts a promise as a call in flight until it settles (`close` waits for it). */
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight++;
+    p.then(settled, settled);
+    return p;
   };
 
   const simple = <T>(id: string | undefined, what: string, run: () => Promise<T>): Promise<T> => {
@@ -584,15 +770,17 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         return Promise.reject(e);
       }
       return simple(id, 'could not delete the session', async () => {
-        const tombstone = randomBytes(12).toString('base64url');
-        const reply = await script<ScriptReply>(
+        const reply = await script<ScriptReply>(DELETE_SCRIPT, [
           DELETE_SCRIPT_SHA,
-          DELETE_SCRIPT,
-          [sessionKey(prefix, id), streamKey(prefix, id)],
-          [tombstone, idleTtlMs],
-        );
+          '2',
+          sessionKey(prefix, id),
+          streamKey(prefix, id),
+          nextToken(),
+          idleTtlArg,
+        ]);
         if (reply[0] === 3) throw wrongType(id, reply);
         known.delete(id);
+        held.delete(id);
       });
     },
 
@@ -601,7 +789,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([...pending]);
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
       if (client.status === 'ready') {
         await Promise.race([client.quit().catch(() => undefined), sleep(Math.min(timeoutMs, 1000))]);
       }

@@ -14,11 +14,14 @@ import { createHash } from 'node:crypto';
  * ARGV[5] stream max length ('0': no stream)
  * ARGV[6] worker name
  * ARGV[7] save time, epoch ms
- * ARGV[8] number of recording entries n
- * ARGV[9..8+n] the entries, JSON
+ * ARGV[8] '1': a refused save answers with the stored fields (a save sent without a load)
+ * ARGV[9] number of recording entries n
+ * ARGV[10..9+n] the entries, JSON
  *
- * Returns {1, version, gen} when saved, {0, current rev} on a conflict,
- * {3, key, type found, type expected} for a key of the wrong type.
+ * Returns {1, version, gen} when saved; {0, current rev} on a conflict, or with
+ * ARGV[8] '1' {0, current rev, v, seq, data, gen, born} (what a load reads; nil
+ * where absent, and '' for the rev of no session); {3, key, type found, type
+ * expected} for a key of the wrong type.
  *
  * A save that creates the session (no `data` yet) gives it a `gen` (its first
  * rev) and says whether it followed a delete (`born`: 'delete' over a
@@ -34,10 +37,14 @@ if ARGV[5] ~= '0' then
 end
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if not rev then rev = '' end
-if rev ~= ARGV[1] then return {0, rev} end
+if rev ~= ARGV[1] then
+  if ARGV[8] ~= '1' then return {0, rev} end
+  local f = redis.call('HMGET', KEYS[1], 'v', 'seq', 'data', 'gen', 'born')
+  return {0, rev, f[1], f[2], f[3], f[4], f[5]}
+end
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0') + 1
 local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-local n = tonumber(ARGV[8])
+local n = tonumber(ARGV[9])
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if redis.call('HEXISTS', KEYS[1], 'data') == 0 then
   local born = 'new'
@@ -50,7 +57,7 @@ redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'v', v, 'seq', seq + n, 'data', ARGV
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 if ARGV[5] ~= '0' then
   for i = 1, n do
-    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'entry', ARGV[8 + i], 'worker', ARGV[6], 'v', v)
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'entry', ARGV[9 + i], 'worker', ARGV[6], 'v', v)
   end
   redis.call('PEXPIRE', KEYS[2], ARGV[4])
 end
