@@ -523,6 +523,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return value;
   }
 
+  const decideOn = (s: SafetySession, start: ToolCallStart, attested: FSMBlockedError | undefined) =>
+    attested && !s.attest(attested, { by: 'mcp-client' }) ? attested : s.beginToolCall(start);
+
   /**
    * Asks the gate for a call (after attesting `attested`, an escalated block the client vouched for).
    * On a shared session the decision is saved (with the call claimed) before it is returned.
@@ -531,9 +534,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     start: ToolCallStart,
     attested?: FSMBlockedError,
   ): FSMBlockedError | null | Promise<FSMBlockedError | null> {
-    const run = (s: SafetySession) =>
-      attested && !s.attest(attested, { by: 'mcp-client' }) ? attested : s.beginToolCall(start);
-    if (!shared) return run(local!);
+    if (!shared) return decideOn(local!, start, attested);
+    const run = (s: SafetySession) => decideOn(s, start, attested);
     return inOrder(async () => {
       await shared.claim(start.id);
       let blocked: FSMBlockedError | null;
@@ -721,6 +723,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       args: call.args,
       ...(call.selfVerifying && { selfVerifying: true }),
     };
+    if (!shared) {
+      // A local session: at once (no closure, no queue: this runs once per call).
+      try {
+        settleToolCall(local!, settledCall, settled);
+      } catch (e) {
+        log(`could not end ${call.tool} on the session: ${messageOf(e)}`);
+      }
+      return;
+    }
     onSession(`end ${call.tool}`, (s) => settleToolCall(s, settledCall, settled), call.callId);
   }
 
@@ -730,17 +741,21 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   /** Cut off or gave up on: the tool may have acted (a write so ended must be verified). */
   const endUnknown = (call: GatedCall) => settle(call, { ok: false, unknown: true });
 
-  /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
-  function endByAnswer(call: GatedCall, message: JSONRPCMessage) {
+  /** How a call ended, as its answer says; `message` is a result or a JSON-RPC error. */
+  function settlementOf(call: GatedCall, message: JSONRPCMessage): ToolCallSettlement {
     if ('result' in message) {
       const result = asObject(message.result) ?? {};
-      if (result.isError === true) return end(call);
-      settle(call, { ok: true, value: evidenceOf(result) ?? result });
-    } else if ('error' in message && (isTooLarge(message.error) || cutOff(message.error))) {
-      // The server answered with more than could be read, or a proxy in between lost it: not known.
-      endUnknown(call);
-    } else end(call);
+      if (result.isError === true) return { ok: false };
+      // Only a self-verifying tool's result is read for evidence (`settleToolCall` looks at nothing else of it).
+      return { ok: true, value: call.selfVerifying ? (evidenceOf(result) ?? result) : result };
+    }
+    // The server answered with more than could be read, or a proxy in between lost it: not known.
+    if ('error' in message && (isTooLarge(message.error) || cutOff(message.error))) return { ok: false, unknown: true };
+    return { ok: false };
   }
+
+  /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
+  const endByAnswer = (call: GatedCall, message: JSONRPCMessage) => settle(call, settlementOf(call, message));
 
   /**
    * A cancelled call: a read ends as failed now; a write stays in flight (so the next write is
@@ -872,6 +887,19 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         const result = asObject(message.result) ?? {};
         if (p.method === 'initialize') serverHasTools = asObject(result.capabilities)?.tools !== undefined;
         if (p.method === 'tools/list' && Array.isArray(result.tools)) learn(result.tools as unknown[]);
+      }
+      if (p?.call && !shared) {
+        // A local session: the answer goes to the client first, and the call ends in the same turn,
+        // before the gateway handles any other message (the next call's decision sees the end), so
+        // the client does not wait for the session's bookkeeping. The end is judged from the
+        // answer as it arrived, before it is sent on.
+        const settled = settlementOf(p.call, message);
+        try {
+          forwardUp(message);
+        } finally {
+          settle(p.call, settled);
+        }
+        return;
       }
       if (p?.call) endByAnswer(p.call, message);
     } else if (isNotification(message) && message.method === 'notifications/tools/list_changed') {
