@@ -140,6 +140,20 @@ interface Pending {
   progress?: string;
 }
 
+/** What the gateway knows of a call being admitted. */
+interface Admission {
+  request: JSONRPCRequest;
+  key: string;
+  tracked: Pending;
+  name: string;
+  args: unknown;
+  described: Explained;
+  callId: string;
+  /** Its id belongs to a cancelled call the session may still hold. */
+  reused: boolean;
+  start: ToolCallStart;
+}
+
 /** A cancelled call the server may still be running: held in flight until it answers or the grace period ends. */
 interface Held {
   call: GatedCall;
@@ -639,20 +653,6 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return admitted?.catch((e: unknown) => failedAdmission(message, e));
   }
 
-  /** What the gateway knows of a call being admitted. */
-  interface Admission {
-    request: JSONRPCRequest;
-    key: string;
-    tracked: Pending;
-    name: string;
-    args: unknown;
-    described: Explained;
-    callId: string;
-    /** Its id belongs to a cancelled call the session may still hold. */
-    reused: boolean;
-    start: ToolCallStart;
-  }
-
   /**
    * Admits a call: the gate decides it, then it is sent on to the server or answered. All of it
    * runs at once when nothing has to be waited for (a local session, the tool list known, no
@@ -890,9 +890,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return entry;
   };
   const untrack = (id: RequestId) => {
-    const entry = pending.get(keyOf(id));
+    const key = keyOf(id);
+    const entry = pending.get(key);
     if (entry?.progress !== undefined) progressOf.delete(entry.progress);
-    pending.delete(keyOf(id));
+    pending.delete(key);
     return entry;
   };
 
