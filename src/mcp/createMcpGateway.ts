@@ -140,6 +140,20 @@ interface Pending {
   progress?: string;
 }
 
+/** What the gateway knows of a call being admitted. */
+interface Admission {
+  request: JSONRPCRequest;
+  key: string;
+  tracked: Pending;
+  name: string;
+  args: unknown;
+  described: Explained;
+  callId: string;
+  /** Its id belongs to a cancelled call the session may still hold. */
+  reused: boolean;
+  start: ToolCallStart;
+}
+
 /** A cancelled call the server may still be running: held in flight until it answers or the grace period ends. */
 interface Held {
   call: GatedCall;
@@ -173,6 +187,9 @@ const isNotification = (m: JSONRPCMessage): m is Extract<JSONRPCMessage, { metho
   'method' in m && !('id' in m);
 const asObject = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** Classifier rules whose outcome is the tool's alone, whatever the call's arguments. */
+const ARGUMENT_FREE_RULES: ReadonlySet<string> = new Set(['kind', 'annotations', 'name-verb']);
 
 /** JSON with object keys sorted, so equal definitions compare equal whatever their key order. */
 function canonical(value: unknown): string {
@@ -290,11 +307,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   let listFresh = false;
   let listing: Promise<void> | undefined;
   let listAgain = false;
-  let admissions: Promise<void> = Promise.resolve();
   let finished = false;
   let resolveClosed!: (exit: McpGatewayExit) => void;
   const closed = new Promise<McpGatewayExit>((resolve) => (resolveClosed = resolve));
 
+  /** {@link describeCall}'s per-tool results; emptied whenever the server's tool list is learnt. */
+  const describedByName = new Map<string, Explained>();
   /** Each tool's definition as first seen, and its declaration as the classifier uses it. */
   const pins = new Map<string, Pin>();
   const declarations = new Map<string, Record<string, unknown>>();
@@ -303,6 +321,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   let listedOnce = false;
 
   const learn = (tools: unknown[]) => {
+    // The declarations, pins or changes may move: what was worked out per tool is worked out again.
+    describedByName.clear();
     const added: string[] = [];
     for (const tool of tools) {
       const o = asObject(tool);
@@ -363,10 +383,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     listedOnce = true;
   };
 
+  const cannotWriteUp = (e: unknown) => log(`cannot write to the client: ${messageOf(e)}`);
   const sendUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) =>
-    upstream
-      .send(message, relatedRequestId === undefined ? undefined : { relatedRequestId })
-      .catch((e: unknown) => log(`cannot write to the client: ${messageOf(e)}`));
+    upstream.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(cannotWriteUp);
   const replyError = (id: RequestId, code: number, message: string) =>
     sendUp({ jsonrpc: '2.0', id, error: { code, message } });
 
@@ -428,6 +447,18 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     }
     return (TOOL_KINDS as readonly unknown[]).includes(kind) ? (kind as ToolKind) : 'write';
   };
+
+  /**
+   * What a call to `name` is, for its admission: {@link explainNow}, kept per tool when nothing of
+   * the call's arguments goes into it (a tool's declared kind, its annotations, its name's verb).
+   */
+  function describeCall(name: string, args: unknown): Explained {
+    const known = describedByName.get(name);
+    if (known) return known;
+    const described = explainNow(name, args);
+    if (!options.classify && ARGUMENT_FREE_RULES.has(described.rule)) describedByName.set(name, described);
+    return described;
+  }
 
   function explainNow(name: string, args?: unknown): Explained {
     let base: Explained;
@@ -523,6 +554,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return value;
   }
 
+  const decideOn = (s: SafetySession, start: ToolCallStart, attested: FSMBlockedError | undefined) =>
+    attested && !s.attest(attested, { by: 'mcp-client' }) ? attested : s.beginToolCall(start);
+
   /**
    * Asks the gate for a call (after attesting `attested`, an escalated block the client vouched for).
    * On a shared session the decision is saved (with the call claimed) before it is returned.
@@ -531,9 +565,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     start: ToolCallStart,
     attested?: FSMBlockedError,
   ): FSMBlockedError | null | Promise<FSMBlockedError | null> {
-    const run = (s: SafetySession) =>
-      attested && !s.attest(attested, { by: 'mcp-client' }) ? attested : s.beginToolCall(start);
-    if (!shared) return run(local!);
+    if (!shared) return decideOn(local!, start, attested);
+    const run = (s: SafetySession) => decideOn(s, start, attested);
     return inOrder(async () => {
       await shared.claim(start.id);
       let blocked: FSMBlockedError | null;
@@ -591,7 +624,42 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
   };
 
-  async function admit(request: JSONRPCRequest): Promise<void> {
+  /** The admissions not finished yet (the last of them), or undefined when none is. */
+  let admitting: Promise<void> | undefined;
+  const queueAdmission = (next: Promise<void>) => {
+    const tail: Promise<void> = next.then(() => {
+      if (admitting === tail) admitting = undefined;
+    });
+    admitting = tail;
+  };
+
+  /** A failure in the gateway itself while admitting a call: the call ends as unknown and is answered with an error. */
+  function failedAdmission(message: JSONRPCRequest, e: unknown) {
+    log(`tools/call failed in the gateway: ${messageOf(e)}`);
+    const p = untrack(message.id);
+    if (p?.call) endUnknown(p.call);
+    void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${messageOf(e)}`);
+  }
+
+  /** Admits a call (see {@link admit}); never throws, and what it returns never rejects. */
+  function admitOne(message: JSONRPCRequest): Promise<void> | undefined {
+    let admitted: Promise<void> | undefined;
+    try {
+      admitted = admit(message);
+    } catch (e) {
+      failedAdmission(message, e);
+      return undefined;
+    }
+    return admitted?.catch((e: unknown) => failedAdmission(message, e));
+  }
+
+  /**
+   * Admits a call: the gate decides it, then it is sent on to the server or answered. All of it
+   * runs at once when nothing has to be waited for (a local session, the tool list known, no
+   * escalation): then it returns the write's promise, or nothing. Otherwise it returns the
+   * promise of the rest. Throws or rejects only on a failure in the gateway itself.
+   */
+  function admit(request: JSONRPCRequest): Promise<void> | undefined {
     const key = keyOf(request.id);
     // Cancelled while waiting, or the gateway stopped (which answered it).
     if (finished || !pending.has(key)) return;
@@ -599,111 +667,145 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     const name = params?.name;
     if (typeof name !== 'string' || name.length === 0) {
       untrack(request.id);
-      await replyError(request.id, JSONRPC_INVALID_PARAMS, 'tools/call: params.name: expected a non-empty string');
-      return;
+      return replyError(request.id, JSONRPC_INVALID_PARAMS, 'tools/call: params.name: expected a non-empty string');
     }
     if (params?.task !== undefined) {
       untrack(request.id);
-      await replyError(
+      return replyError(
         request.id,
         JSONRPC_INVALID_PARAMS,
         'tools/call: params.task: task-augmented tool calls are not supported by the assistant-safety gateway',
       );
-      return;
     }
-    if (serverHasTools && (listing || (!listFresh && !pins.has(name)))) await fetchTools();
+    if (serverHasTools && (listing || (!listFresh && !pins.has(name))))
+      return fetchTools().then(() => admitListed(request, key, name, params?.arguments));
+    return admitListed(request, key, name, params?.arguments);
+  }
+
+  /** {@link admit} once the server's tool list is known. */
+  function admitListed(request: JSONRPCRequest, key: string, name: string, args: unknown): Promise<void> | undefined {
     if (finished || !pending.has(key)) return;
-    const tracked = pending.get(key)!;
-    const args = params?.arguments;
-    const described = explainNow(name, args);
-    const kind = described.kind;
+    const described = describeCall(name, args);
     // A reused id of a cancelled call the session may still hold gets a call id of its own.
     const reused = held.has(key) || retired.has(key);
     const callId = `${callPrefix}${String(request.id)}${reused ? `~${++reuses}` : ''}`;
-    const start = {
+    const start: ToolCallStart = {
       id: callId,
-      kind,
+      kind: described.kind,
       tool: name,
       ...(described.targets && { targets: described.targets }),
       ...(described.stateOnly && { stateOnly: true }),
       ...(described.trust && { trust: described.trust }),
     };
-    let blocked;
+    const a: Admission = { request, key, tracked: pending.get(key)!, name, args, described, callId, reused, start };
+    let decided;
     try {
       // A local session decides at once: nothing (a cancellation) can come in between.
-      const decided = decide(start);
+      decided = decide(start);
+    } catch (e) {
+      return refused(a, e);
+    }
+    if (decided instanceof Promise || (decided && clientElicits && escalate.has(decided.reasonCode)))
+      return decideFurther(a, decided);
+    return afterDecision(a, decided);
+  }
+
+  /** The gate's decision still to come (a shared session saving it) or to put to the client (escalation). */
+  async function decideFurther(
+    a: Admission,
+    decided: FSMBlockedError | null | Promise<FSMBlockedError | null>,
+  ): Promise<void> {
+    const { request, key, name, callId } = a;
+    let blocked;
+    try {
       blocked = decided instanceof Promise ? await decided : decided;
-      if (!blocked && (finished || !pending.has(key))) {
-        // Cancelled (or the gateway stopped) while a shared session saved the decision: it never ran.
-        end({ callId, tool: name, kind, ended: false });
-        return;
-      }
       if (blocked && clientElicits && escalate.has(blocked.reasonCode)) {
         // A person may supply the missing evidence; the gate then decides the call again.
-        if (await escalateBlock(blocked, request, name)) blocked = await decide(start, blocked);
+        if (await escalateBlock(blocked, request, name)) blocked = await decide(a.start, blocked);
         if (finished || !pending.has(key)) {
-          if (!blocked) end({ callId, tool: name, kind, ended: false });
+          if (!blocked) end({ callId, tool: name, kind: a.described.kind, ended: false });
           return;
         }
       }
     } catch (e) {
-      if (!(e instanceof SafetyInputError) && !shared) throw e;
-      untrack(request.id);
-      if (e instanceof SafetyInputError)
-        await replyError(request.id, JSONRPC_INVALID_REQUEST, `tools/call: ${e.message}`);
-      else {
-        log(`${name}: the shared session could not be saved: ${messageOf(e)}`);
-        await replyError(
-          request.id,
-          JSONRPC_INTERNAL_ERROR,
-          `assistant-safety gateway: the session could not be saved, so ${name} did not run: ${messageOf(e)}`,
-        );
-      }
+      return refused(a, e);
+    }
+    return afterDecision(a, blocked);
+  }
+
+  /** The gate refused to decide: bad input (the client is told), or a shared session that could not be saved. */
+  function refused(a: Admission, e: unknown): Promise<void> {
+    const { request, name } = a;
+    if (!(e instanceof SafetyInputError) && !shared) throw e;
+    untrack(request.id);
+    if (e instanceof SafetyInputError)
+      return replyError(request.id, JSONRPC_INVALID_REQUEST, `tools/call: ${e.message}`);
+    log(`${name}: the shared session could not be saved: ${messageOf(e)}`);
+    return replyError(
+      request.id,
+      JSONRPC_INTERNAL_ERROR,
+      `assistant-safety gateway: the session could not be saved, so ${name} did not run: ${messageOf(e)}`,
+    );
+  }
+
+  /** The gate has decided: a blocked call is answered; an allowed one goes to the server. */
+  function afterDecision(a: Admission, blocked: FSMBlockedError | null): Promise<void> | undefined {
+    const { request, key, name, described, callId } = a;
+    const kind = described.kind;
+    if (!blocked && (finished || !pending.has(key))) {
+      // Cancelled (or the gateway stopped) while a shared session saved the decision: it never ran.
+      end({ callId, tool: name, kind, ended: false });
       return;
     }
     if (blocked) {
       untrack(request.id);
       log(`blocked ${name} (${kind}): ${blocked.reasonCode}`);
-      await sendUp({
+      return sendUp({
         jsonrpc: '2.0',
         id: request.id,
         result: blockedResult(classifier.tools.get(name), blocked.toJSON()),
       });
-      return;
     }
     const call: GatedCall = {
       callId,
       tool: name,
       kind,
       ended: false,
-      args,
+      args: a.args,
       ...(described.selfVerifying && { selfVerifying: true as const }),
     };
-    if (reused) {
+    if (a.reused) {
       // The server may still answer the cancelled call of this id: this one cannot be told apart.
       untrack(request.id);
       end(call);
-      await replyError(
+      return replyError(
         request.id,
         JSONRPC_INVALID_REQUEST,
         `request id ${JSON.stringify(request.id)} belongs to a cancelled call the server may still answer: use a new id`,
       );
+    }
+    a.tracked.call = call;
+    let sent: Promise<void>;
+    try {
+      sent = downstream.send(request);
+    } catch (e) {
+      notSent(request, call, e);
       return;
     }
-    tracked.call = call;
-    try {
-      await downstream.send(request);
-    } catch (e) {
-      // The shared settle rule: a cut connection (EPIPE, ECONNRESET), a timeout or an unreadable
-      // thrown value may have let the request through: unknown; an ordinary error is a failure.
-      untrack(request.id);
-      settle(call, { ok: false, error: e });
-      forwardUp({
-        jsonrpc: '2.0',
-        id: request.id,
-        error: { code: JSONRPC_CONNECTION_CLOSED, message: `the MCP server cannot be reached: ${messageOf(e)}` },
-      });
-    }
+    return sent.then(undefined, (e: unknown) => notSent(request, call, e));
+  }
+
+  /** The call could not be written to the server. */
+  function notSent(request: JSONRPCRequest, call: GatedCall, e: unknown) {
+    // The shared settle rule: a cut connection (EPIPE, ECONNRESET), a timeout or an unreadable
+    // thrown value may have let the request through: unknown; an ordinary error is a failure.
+    untrack(request.id);
+    settle(call, { ok: false, error: e });
+    forwardUp({
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: JSONRPC_CONNECTION_CLOSED, message: `the MCP server cannot be reached: ${messageOf(e)}` },
+    });
   }
 
   /**
@@ -721,6 +823,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       args: call.args,
       ...(call.selfVerifying && { selfVerifying: true }),
     };
+    if (!shared) {
+      // A local session: at once (no closure, no queue: this runs once per call).
+      try {
+        settleToolCall(local!, settledCall, settled);
+      } catch (e) {
+        log(`could not end ${call.tool} on the session: ${messageOf(e)}`);
+      }
+      return;
+    }
     onSession(`end ${call.tool}`, (s) => settleToolCall(s, settledCall, settled), call.callId);
   }
 
@@ -730,17 +841,21 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   /** Cut off or gave up on: the tool may have acted (a write so ended must be verified). */
   const endUnknown = (call: GatedCall) => settle(call, { ok: false, unknown: true });
 
-  /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
-  function endByAnswer(call: GatedCall, message: JSONRPCMessage) {
+  /** How a call ended, as its answer says; `message` is a result or a JSON-RPC error. */
+  function settlementOf(call: GatedCall, message: JSONRPCMessage): ToolCallSettlement {
     if ('result' in message) {
       const result = asObject(message.result) ?? {};
-      if (result.isError === true) return end(call);
-      settle(call, { ok: true, value: evidenceOf(result) ?? result });
-    } else if ('error' in message && (isTooLarge(message.error) || cutOff(message.error))) {
-      // The server answered with more than could be read, or a proxy in between lost it: not known.
-      endUnknown(call);
-    } else end(call);
+      if (result.isError === true) return { ok: false };
+      // Only a self-verifying tool's result is read for evidence (`settleToolCall` looks at nothing else of it).
+      return { ok: true, value: call.selfVerifying ? (evidenceOf(result) ?? result) : result };
+    }
+    // The server answered with more than could be read, or a proxy in between lost it: not known.
+    if ('error' in message && (isTooLarge(message.error) || cutOff(message.error))) return { ok: false, unknown: true };
+    return { ok: false };
   }
+
+  /** Ends a call as its answer says; `answer` is a result or a JSON-RPC error. */
+  const endByAnswer = (call: GatedCall, message: JSONRPCMessage) => settle(call, settlementOf(call, message));
 
   /**
    * A cancelled call: a read ends as failed now; a write stays in flight (so the next write is
@@ -775,9 +890,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     return entry;
   };
   const untrack = (id: RequestId) => {
-    const entry = pending.get(keyOf(id));
+    const key = keyOf(id);
+    const entry = pending.get(key);
     if (entry?.progress !== undefined) progressOf.delete(entry.progress);
-    pending.delete(keyOf(id));
+    pending.delete(key);
     return entry;
   };
 
@@ -807,14 +923,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       if (message.method === 'tools/call') {
         // Pending from now on: a server crash or a cancellation while it waits for admission is seen.
         track(message);
-        admissions = admissions
-          .then(() => admit(message))
-          .catch((e: unknown) => {
-            log(`tools/call failed in the gateway: ${messageOf(e)}`);
-            const p = untrack(message.id);
-            if (p?.call) endUnknown(p.call);
-            void replyError(message.id, JSONRPC_INTERNAL_ERROR, `assistant-safety gateway: ${messageOf(e)}`);
-          });
+        // With no call before it waiting or being admitted, admitted now; otherwise after those, in order.
+        if (admitting) queueAdmission(admitting.then(() => admitOne(message)));
+        else {
+          const admitted = admitOne(message);
+          if (admitted) queueAdmission(admitted);
+        }
         return;
       }
       if (held.has(key) || retired.has(key)) {
@@ -872,6 +986,19 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         const result = asObject(message.result) ?? {};
         if (p.method === 'initialize') serverHasTools = asObject(result.capabilities)?.tools !== undefined;
         if (p.method === 'tools/list' && Array.isArray(result.tools)) learn(result.tools as unknown[]);
+      }
+      if (p?.call && !shared) {
+        // A local session: the answer goes to the client first, and the call ends in the same turn,
+        // before the gateway handles any other message (the next call's decision sees the end), so
+        // the client does not wait for the session's bookkeeping. The end is judged from the
+        // answer as it arrived, before it is sent on.
+        const settled = settlementOf(p.call, message);
+        try {
+          forwardUp(message);
+        } finally {
+          settle(p.call, settled);
+        }
+        return;
       }
       if (p?.call) endByAnswer(p.call, message);
     } else if (isNotification(message) && message.method === 'notifications/tools/list_changed') {

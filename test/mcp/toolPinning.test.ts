@@ -100,6 +100,20 @@ describe('tool definitions pinned at the first tools/list', () => {
     await client.close();
   });
 
+  it('should gate a read it has already run as a write once its definition changes', async () => {
+    const { client, peek, call, recorder } = await setUp();
+    const peekKinds = () =>
+      recorder.entries.flatMap((e) => (e.call.type === 'beginToolCall' && e.call.tool === 'peek' ? [e.call.kind] : []));
+    await call('peek', { path: 'a' });
+    await call('peek', { path: 'b' });
+    expect(peekKinds()).toEqual(['read', 'read']);
+    peek.update({ paramsSchema: { path: z.string(), also_delete: z.boolean() } });
+    await call('get_status'); // the gateway lists again before this call
+    await call('peek', { path: 'c', also_delete: false });
+    expect(peekKinds()).toEqual(['read', 'read', 'write']);
+    await client.close();
+  });
+
   it('should keep a rule over a changed definition, and classify tools that appear mid-session', async () => {
     const { client, gateway, server, flip, call, logs } = await setUp();
     await call('get_status');
