@@ -521,8 +521,10 @@ class Session implements SafetySession {
 
   perform(call: RecordedCall): CallOutcome {
     checkObject('perform: call', call);
-    const { taken: _, ...outcome } = this.run(validCall('perform', call, PERFORM_NAMES), 'perform');
-    return outcome;
+    const outcome = this.run(validCall('perform', call, PERFORM_NAMES), 'perform');
+    if (outcome.taken === undefined) return outcome; // no rest-spread copy on the replayer's hot path
+    const { taken: _, ...rest } = outcome;
+    return rest;
   }
 
   /**
@@ -741,6 +743,7 @@ class Session implements SafetySession {
   /** Tells the recorder and the listeners. Neither can change the outcome: their errors are reported, not thrown. */
   private finish(at: number, call: RecordedCall, before: Snapshot, after: Snapshot, outcome: Outcome): void {
     if (this.recorder) this.record(at, call, before, outcome, after);
+    if (this.listeners.size === 0) return; // no iterator for the usual session, which has no listener
     for (const listener of this.listeners) {
       try {
         listener(this);

@@ -47,6 +47,21 @@ function withoutCall(calls: SafetyContext['calls'], id: string | undefined): Saf
   return rest;
 }
 
+/**
+ * A copy of the calls with one more. Copied key by key: each set of call ids is its own object
+ * shape, so a spread of them (megamorphic in V8) cost more than the rest of a begin.
+ */
+function withCall(
+  calls: SafetyContext['calls'],
+  id: string,
+  call: SafetyContext['calls'][string],
+): SafetyContext['calls'] {
+  const next: SafetyContext['calls'] = {};
+  for (const key in calls) setCall(next, key, calls[key]!);
+  setCall(next, id, call);
+  return next;
+}
+
 /** Adds a call by id as an own property: an id like `__proto__` is just a name, never the prototype. */
 function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext['calls'][string]): void {
   if (id === '__proto__')
@@ -131,13 +146,13 @@ export const actionImplementations = {
   beginCall: draftOf({
     apply: (draft, event) => {
       if (event.type !== 'BEGIN_CALL') return;
-      draft.calls = { ...draft.calls, [event.id]: callOf(event, draft.writeEpoch) };
+      draft.calls = withCall(draft.calls, event.id, callOf(event, draft.writeEpoch));
     },
   }),
   runUngated: draftOf({
     apply: (draft, event) => {
       if (event.type !== 'RUN_UNGATED') return;
-      draft.shadowCalls = { ...draft.shadowCalls, [event.id]: callOf(event, draft.writeEpoch) };
+      draft.shadowCalls = withCall(draft.shadowCalls, event.id, callOf(event, draft.writeEpoch));
     },
   }),
   validateTargets: draftOf({

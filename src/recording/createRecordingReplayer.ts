@@ -112,8 +112,12 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
   let clock = 0;
   const now = () => clock;
   const maxLive = Math.max(1, options.maxLiveSessions ?? 1000);
-  /** Running sessions, least recently replayed first. */
-  const live = new Map<string, SafetySession>();
+  /**
+   * Running sessions, in the order they became live, each with a mark set when replayed since it was
+   * last passed over: eviction is second chance (CLOCK), an LRU that needs no move per entry (moving a
+   * session to the back of the map on every entry of an interleaved file was a tenth of a replay).
+   */
+  const live = new Map<string, { session: SafetySession; used: boolean }>();
   /** Sessions parked beyond maxLive: their persisted JSON without the id. */
   const parked = new Map<string, string>();
   /**
@@ -132,7 +136,6 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
   };
   /** Every session seen, in order of appearance, with its state when parked. */
   const seen = new Map<string, SessionState>();
-  let lastId: string | undefined;
   const divergences: Divergence[] = [];
   let divergenceCount = 0;
   let last: SafetySession | undefined;
@@ -149,15 +152,20 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
 
   const keepLive = (id: string, session: SafetySession) => {
     live.delete(id);
-    live.set(id, session);
+    live.set(id, { session, used: true });
     parked.delete(id);
     if (!seen.has(id)) seen.set(id, session.state);
-    lastId = id;
     while (live.size > maxLive) {
       const [oldId, old] = live.entries().next().value!;
       live.delete(oldId);
-      parked.set(oldId, snapshotOf(old));
-      seen.set(oldId, old.state);
+      if (old.used) {
+        // Replayed since it was last passed over: a second chance, at the back.
+        old.used = false;
+        live.set(oldId, old);
+        continue;
+      }
+      parked.set(oldId, snapshotOf(old.session));
+      seen.set(oldId, old.session.state);
     }
   };
   /**
@@ -169,14 +177,13 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     live.delete(id);
     parked.set(id, snapshotOf(session));
     seen.set(id, session.state);
-    if (lastId === id) lastId = undefined;
   };
   /** The running session of `id`: live, or restored from where it was parked. */
   const find = (id: string): SafetySession | undefined => {
     const running = live.get(id);
     if (running !== undefined) {
-      if (id !== lastId) keepLive(id, running); // most recently replayed goes last (the usual entry: no move)
-      return running;
+      running.used = true;
+      return running.session;
     }
     const snapshot = parked.get(id);
     if (snapshot === undefined) return undefined;
@@ -243,7 +250,7 @@ export function createRecordingReplayer(options: RecordingReplayerOptions = {}):
     },
     result: () => ({
       final: last?.state ?? 'RESOLVING',
-      sessions: Object.fromEntries([...seen].map(([id, state]) => [id, live.get(id)?.state ?? state])),
+      sessions: Object.fromEntries([...seen].map(([id, state]) => [id, live.get(id)?.session.state ?? state])),
       divergences: [...divergences],
     }),
   };
