@@ -28,7 +28,7 @@ export interface BenchSizes {
 export const FULL_SIZES: BenchSizes = {
   gate: { cycles: 10_000, runs: 7 },
   atRest: { sessions: 100_000, heapRuns: 2, restores: 3_000, runs: 5 },
-  replay: { events: 1_000_000, runs: 2 },
+  replay: { events: 1_000_000, runs: 3 },
   graph: { runs: 3, mutationRuns: 2, simpleDepth: 3 },
   app: { events: 100_000, runs: 2 },
   redis: { decisions: 2000, runs: 3 },
