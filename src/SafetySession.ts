@@ -25,6 +25,7 @@ import {
 } from './RecordingEntry.js';
 import { quickCheckCall } from './quickCheckEntry.js';
 import {
+  copyContext,
   DEFAULT_CONFIG,
   inFlightWriteOf,
   RECOVERY_TTL_MS,
@@ -38,7 +39,7 @@ import { safetyMachine } from './safetyMachine.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
 import { safeParseInput } from './Issue.js';
-import { copyWithChecksum } from './snapshotChecksum.js';
+import { copyWithChecksum, type ShallowCopy } from './snapshotChecksum.js';
 
 export interface SafetySessionOptions {
   /** Clock, epoch milliseconds. Default `Date.now`. */
@@ -860,7 +861,7 @@ function trustedSnapshot(input: unknown): PersistedSession | undefined {
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
     const id = s['id'];
     if (typeof id !== 'string' || id.length === 0) return undefined;
-    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS);
+    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS, SHALLOW_COPIES);
     if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
     // The copy is a new object either way (it holds the checksummed fields only): add the id last,
     // where a restore's recorded snapshot has always had it.
@@ -876,6 +877,8 @@ function trustedSnapshot(input: unknown): PersistedSession | undefined {
 const TRUSTED_KEYS = 7;
 /** The fields the checksum covers, in the order `persist()` walks them (all but the id and the checksum). */
 const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
+/** The context is copied as one literal of its fields (one object shape for the session's first step). */
+const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
 
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {

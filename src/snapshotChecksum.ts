@@ -41,9 +41,16 @@ const HEX = '0123456789abcdef';
 
 /** Eight lowercase hex digits of a 32-bit value (`toString(16)` and `padStart` cost a tenth of a restore). */
 function hex8(n: number): string {
-  let out = '';
-  for (let shift = 28; shift >= 0; shift -= 4) out += HEX[(n >>> shift) & 15]!;
-  return out;
+  return (
+    HEX[(n >>> 28) & 15]! +
+    HEX[(n >>> 24) & 15]! +
+    HEX[(n >>> 20) & 15]! +
+    HEX[(n >>> 16) & 15]! +
+    HEX[(n >>> 12) & 15]! +
+    HEX[(n >>> 8) & 15]! +
+    HEX[(n >>> 4) & 15]! +
+    HEX[n & 15]!
+  );
 }
 
 /**
@@ -137,7 +144,9 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
  * With `copying` false it only computes the checksum, and `copy` is the value itself (for a value
  * nobody else holds, such as one just parsed from text). With `fields`, the value must be an object
  * and only those fields count, in that order: the checksum is the one of an object holding just
- * them, and the copy (even when not `copying`, a new object) holds just them.
+ * them, and the copy (even when not `copying`, a new object) holds just them. `shallow` names, for
+ * some of those fields, how to copy the object there (one literal of its fields, see
+ * `MachineKind.copyContext`); the checksum stays the one of the plain walk.
  *
  * @example
  * copyWithChecksum({ a: [1, 'x'] })?.checksum; // 8 hex digits, the same for an equal value
@@ -146,18 +155,27 @@ export function copyWithChecksum<T>(
   value: T,
   copying = true,
   fields?: readonly string[],
+  shallow?: Readonly<Record<string, ShallowCopy>>,
 ): { copy: T; checksum: string } | undefined {
   H[0] = FNV_OFFSET;
   try {
-    const copy = (fields === undefined ? walk(value, 0, copying) : walkFields(value, fields, copying)) as T;
+    const copy = (fields === undefined ? walk(value, 0, copying) : walkFields(value, fields, copying, shallow)) as T;
     return { copy, checksum: hex8(H[0]!) };
   } catch {
     return undefined;
   }
 }
 
+/** Copies an object as one literal of the fields it should have (each read once). */
+export type ShallowCopy = (value: never) => object;
+
 /** The top of a snapshot: the named fields only, so a restore builds no object to leave the others out. */
-function walkFields(value: unknown, fields: readonly string[], copying: boolean): Record<string, unknown> {
+function walkFields(
+  value: unknown,
+  fields: readonly string[],
+  copying: boolean,
+  shallow: Readonly<Record<string, ShallowCopy>> | undefined,
+): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
@@ -167,7 +185,33 @@ function walkFields(value: unknown, fields: readonly string[], copying: boolean)
     const v = source[key];
     if (v === undefined) continue;
     mixKey(key);
-    out[key] = walk(v, 1, copying);
+    const copier = shallow?.[key];
+    out[key] = copier === undefined ? walk(v, 1, copying) : walkShallow(v, copier, copying);
+  }
+  mix(TAG.end);
+  return out;
+}
+
+/**
+ * An object copied by its shallow copier first, then walked: the same checksum as the plain walk of
+ * an object with the copier's fields in the copier's order, and a copy of one shape (a transitioning
+ * store per field into `{}`, as the plain walk copies, was most of a restore's copy). The value must
+ * have exactly the copier's fields: one more, and it is not plain data of this shape.
+ */
+function walkShallow(value: unknown, copier: ShallowCopy, copying: boolean): object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
+  if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
+  const out = copier(value as never) as Record<string, unknown>;
+  const keys = Object.keys(out);
+  if (Object.keys(value).length !== keys.length) throw NOT_JSON;
+  mix(TAG.object);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const v = out[key];
+    if (v === undefined) throw NOT_JSON; // a field the value lacks: not a snapshot of this shape
+    mixKey(key);
+    const copy = walk(v, 2, copying);
+    if (copy !== v) out[key] = copy;
   }
   mix(TAG.end);
   return out;
