@@ -103,6 +103,13 @@ function newRecovery(context: SafetyContext, errorCode: string, tool: string, at
   return { recoveryId: `${tool}-${at}-${context.recoverySeq}`, errorCode, tool, createdAt: at, attempts: 1 };
 }
 
+/** Verification settled one way or the other: no blocks counted, no targets left to cover. */
+function settleVerification(draft: SafetyContext, readAfterWrite: boolean): void {
+  draft.readAfterWrite = readAfterWrite;
+  draft.consecutiveVerifyBlocks = 0;
+  draft.uncoveredTargets = [];
+}
+
 /** The action implementations, by the names the machine JSON uses. */
 export const actionImplementations = {
   block: draftOf<{ reasonCode: BlockReasonCode }>({
@@ -186,13 +193,7 @@ export const actionImplementations = {
       draft.writeEpoch += 1; // last: the subject above was read at the write's own epoch
     },
   }),
-  markReadAfterWrite: draftOf({
-    apply: (draft) => {
-      draft.readAfterWrite = true;
-      draft.consecutiveVerifyBlocks = 0;
-      draft.uncoveredTargets = [];
-    },
-  }),
+  markReadAfterWrite: draftOf({ apply: (draft) => settleVerification(draft, true) }),
   recordRead: draftOf({
     apply: (draft, event) => {
       draft.lastReadTool = subjectOf(draft, event)?.tool ?? null;
@@ -220,13 +221,7 @@ export const actionImplementations = {
       draft.calls = withoutCall(draft.calls, event.id);
     },
   }),
-  clearVerification: draftOf({
-    apply: (draft) => {
-      draft.readAfterWrite = false;
-      draft.consecutiveVerifyBlocks = 0;
-      draft.uncoveredTargets = [];
-    },
-  }),
+  clearVerification: draftOf({ apply: (draft) => settleVerification(draft, false) }),
   clearEpisode: draftOf({
     apply: (draft) => {
       draft.wroteThisEpisode = false;
