@@ -18,6 +18,12 @@ export const StoreSessionOptions = z.strictObject({
   recoveryTtlMs: z.number().int().nonnegative().optional(),
   failedWriteRequiresVerification: z.boolean().optional(),
   machine: z.custom<SafetyMachine>((v) => typeof v === 'object' && v !== null, 'expected a machine').optional(),
+  /** Target binding of every session (docs/targets.md). Default `'ignore'`. */
+  targets: z.enum(['ignore', 'bind']).optional(),
+  /** `'shadow'`: nothing is blocked, would-be blocks are recorded. Default `'enforce'`. */
+  mode: z.enum(['enforce', 'shadow']).optional(),
+  /** Execution profile (docs/state-only.md). Default `'interactive'`. */
+  profile: z.enum(['interactive', 'detection', 'investigation']).optional(),
 });
 export type StoreSessionOptions = z.infer<typeof StoreSessionOptions>;
 
