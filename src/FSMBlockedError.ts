@@ -23,6 +23,8 @@ const REASONS: Record<BlockReasonCode, string> = {
   TARGET_NOT_VALIDATED:
     'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must be established by discovery or a read in this session.',
   POLICY_DENIED: 'POLICY_BLOCKED: this session’s execution profile does not allow this call.',
+  EGRESS_NOT_VALIDATED:
+    'POLICY_BLOCKED: the read sends data to a destination that has not been validated. Its destination must come from the user, a system of record or a person.',
 };
 
 const REASON_FINAL_ANSWER_IN_FLIGHT =
@@ -41,6 +43,8 @@ export interface FSMBlockedInit {
   readAfterWrite?: boolean;
   /** The targets the block is about (`TARGET_NOT_VALIDATED`: the ones not validated). */
   targets?: readonly string[];
+  /** The blocked call's digest (see `callDigest`): a person's approval applies to this call only. */
+  digest?: string;
 }
 
 /** The JSON envelope a blocked call reaches the model as. */
@@ -54,6 +58,7 @@ function requiredFor(init: FSMBlockedInit): RequiredEvidence {
   switch (init.reasonCode) {
     case 'NO_VALIDATED_TARGET':
     case 'TARGET_NOT_VALIDATED':
+    case 'EGRESS_NOT_VALIDATED':
       return 'validated_target';
     case 'POLICY_DENIED':
       return 'none';
@@ -95,6 +100,8 @@ export class FSMBlockedError extends Error {
   readonly consecutiveBlocks: number;
   /** The targets the block is about (`TARGET_NOT_VALIDATED`: the unvalidated ones). */
   readonly targets?: readonly string[];
+  /** The blocked call's digest (tool, canonical arguments, targets): an attestation applies to this call only. */
+  readonly digest?: string;
 
   constructor(init: FSMBlockedInit) {
     const reason = reasonFor(init);
@@ -117,6 +124,7 @@ export class FSMBlockedError extends Error {
     this.required = requiredFor(init);
     this.consecutiveBlocks = init.consecutiveBlocks ?? 1;
     if (init.targets !== undefined) this.targets = [...init.targets];
+    if (init.digest !== undefined) this.digest = init.digest;
   }
 
   /**

@@ -4,7 +4,7 @@ import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
-export const PERSISTED_SESSION_VERSION = 2;
+export const PERSISTED_SESSION_VERSION = 3;
 export const PERSISTED_SESSION_FORMAT = 'assistant-safety/session';
 
 /** A session as plain JSON: what `persist()` returns and `restoreSafetySession()` takes. */
@@ -37,6 +37,15 @@ export const PersistedSession = z
           message:
             s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
         });
+      }
+      for (const [i, p] of s.context.provenance.entries()) {
+        if (!s.context.validatedTargets.includes(p.target)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['context', 'provenance', i, 'target'],
+            message: `the provenance of a target that is not validated: ${JSON.stringify(p.target)}`,
+          });
+        }
       }
       for (const [id, call] of Object.entries(s.context.calls)) {
         if (call.epoch > s.context.writeEpoch) {
@@ -78,6 +87,11 @@ export const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
       version: 2,
       context: { ...context, shadowCalls: {}, validatedTargets: [], uncoveredTargets: [] },
     };
+  },
+  // Version 2 had no provenance: its validated targets keep no record of where they came from.
+  2: (s) => {
+    const context = isRecord(s.context) ? s.context : {};
+    return { ...s, version: 3, context: { ...context, provenance: [], userWords: [], approvals: [] } };
   },
 };
 

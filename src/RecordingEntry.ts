@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CallTargets, inFlightWriteOf, SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { CallTargets, inFlightWriteOf, MAX_DIGEST_LENGTH, SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 /*
@@ -45,6 +45,14 @@ export const RecordedCall = z.discriminatedUnion('type', [
     targets: z.optional(CallTargets),
     by: z.string().check(z.minLength(1)),
     note: z.optional(z.string()),
+    /** The blocked call's digest: the approval applies to that call only, once. */
+    digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
+  }),
+  /** What the user (or the engineer's system prompt) said. */
+  z.strictObject({
+    type: z.literal('userMessage'),
+    text: z.string(),
+    source: z.optional(z.enum(['user', 'system'])),
   }),
   z.strictObject({ type: z.literal('reset') }),
   z.strictObject({ type: z.literal('resetKeepProgress') }),
@@ -58,6 +66,14 @@ export const RecordedCall = z.discriminatedUnion('type', [
     targets: z.optional(CallTargets),
     stateOnly: z.optional(z.boolean()),
     trust: z.optional(z.literal('untrusted')),
+    /** A write that creates the resource it acts on. */
+    creates: z.optional(z.boolean()),
+    /** The keys of the resources it creates. */
+    created: z.optional(CallTargets),
+    /** A read that sends data out: its targets must be validated. */
+    egress: z.optional(z.boolean()),
+    /** What a person's approval must name (see `callDigest`). */
+    digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
   }),
   /**
    * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.
@@ -78,6 +94,8 @@ export const RecordedCall = z.discriminatedUnion('type', [
     verified: z.optional(z.boolean()),
     unknown: z.optional(z.boolean()),
     discovered: z.optional(CallTargets),
+    /** The result field each discovered target came from, in the same order. */
+    fields: z.optional(z.array(z.string())),
   }),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;

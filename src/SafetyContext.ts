@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { BlockReasonCode, ToolKind } from './toolKind.js';
+import { MAX_USER_MESSAGE_LENGTH, MAX_USER_MESSAGES } from './userWords.js';
 
 /**
  * The largest counter a snapshot may hold: every counter (write epoch, sequences,
@@ -19,6 +20,13 @@ export const MAX_TARGET_LENGTH = 1024;
 /** The most targets one call may carry (or reveal). */
 export const MAX_CALL_TARGETS = 64;
 
+/** The longest call digest a call may carry. */
+export const MAX_DIGEST_LENGTH = 128;
+/** How many approvals (a person's answer bound to one call) a session holds at once; the oldest goes first. */
+export const MAX_APPROVALS = 8;
+/** How long a person's approval waits for its call: five minutes on the session's clock. */
+export const APPROVAL_TTL_MS = 300_000;
+
 /** A resource key a call touches: `vm:101`, `file:/srv/app.conf`, `iban:GB29…`. */
 const Target = z.string().check(z.minLength(1), z.maxLength(MAX_TARGET_LENGTH));
 /** The targets of one call. */
@@ -35,8 +43,16 @@ export const InFlightCall = z.strictObject({
   targets: z.optional(CallTargets),
   /** A write to the agent's own records: its success changes nothing in the machine. */
   stateOnly: z.optional(z.literal(true)),
-  /** Its output is open-world content: what it reveals is never validated. */
+  /** Its output is open-world content: only the identifier fields a rule declares (`discovered`) validate. */
   untrusted: z.optional(z.literal(true)),
+  /** A write that creates a resource: it needs no validated target of its own. */
+  creates: z.optional(z.literal(true)),
+  /** The keys of the resources it creates: exempt from validation, validated once it lands. */
+  created: z.optional(CallTargets),
+  /** A read that sends data out (its URL or host): its targets must be validated like a write's. */
+  egress: z.optional(z.literal(true)),
+  /** What a person's approval must name to apply to this call (see `callDigest`). */
+  digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 
@@ -57,7 +73,36 @@ const LastBlock = z.strictObject({
   kind: z.nullable(ToolKind),
   /** `TARGET_NOT_VALIDATED`: the targets not validated; `NO_VALIDATED_TARGET`: the call's targets. */
   targets: z.optional(CallTargets),
+  /** The blocked call's digest. */
+  digest: z.optional(z.string()),
 });
+
+/** Where a validated target came from: what the app shows and the recording keeps. */
+export const TargetProvenance = z.strictObject({
+  target: Target,
+  /**
+   * `user`: its value stands in the user's (or the engineer's system) words; `tool`: a trusted read
+   * or resolve carried it; `discovery`: a result field a rule declares revealed it; `human`: a person.
+   */
+  source: z.enum(['user', 'tool', 'discovery', 'human']),
+  /** The tool whose call or result it came from. */
+  tool: z.optional(z.string()),
+  /** The result field (`discovery`). */
+  field: z.optional(z.string()),
+  /** The words it matched (`user`). */
+  words: z.optional(z.string()),
+  /** Who attested it (`human`). */
+  by: z.optional(z.string()),
+});
+export type TargetProvenance = z.infer<typeof TargetProvenance>;
+
+/** A person's answer to one blocked call, waiting for that call (and no other) to be asked again. */
+export const Approval = z.strictObject({
+  digest: z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH)),
+  reasonCode: BlockReasonCode,
+  at: z.number(),
+});
+export type Approval = z.infer<typeof Approval>;
 type LastBlock = z.infer<typeof LastBlock>;
 
 /** Per-session settings that the machine's guards and actions read. */
@@ -99,6 +144,12 @@ export const SafetyContext = z.strictObject({
   validatedTargets: z.array(Target).check(z.maxLength(MAX_VALIDATED_TARGETS)),
   /** Target binding: targets of the last landed write that no read begun after it has covered yet. */
   uncoveredTargets: CallTargets,
+  /** Where each validated target came from (at most one entry per target; none for one a version-2 snapshot held). */
+  provenance: z.array(TargetProvenance).check(z.maxLength(MAX_VALIDATED_TARGETS)),
+  /** The user's and the engineer's messages, normalised (`userMessage`); never tool output. Oldest first, capped. */
+  userWords: z.array(z.string().check(z.maxLength(MAX_USER_MESSAGE_LENGTH))).check(z.maxLength(MAX_USER_MESSAGES)),
+  /** A person's approvals, each bound to one call's digest, used once, within {@link APPROVAL_TTL_MS}. */
+  approvals: z.array(Approval).check(z.maxLength(MAX_APPROVALS)),
   pendingRecoveries: z.array(PendingRecovery),
   /** Makes recovery ids unique and deterministic (so replays reproduce them). */
   recoverySeq: count(),
@@ -138,6 +189,9 @@ export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyCon
     shadowCalls: {},
     validatedTargets: [],
     uncoveredTargets: [],
+    provenance: [],
+    userWords: [],
+    approvals: [],
     pendingRecoveries: [],
     recoverySeq: 0,
     blockCount: 0,
@@ -169,6 +223,9 @@ export function copyContext(c: SafetyContext): SafetyContext {
     shadowCalls: c.shadowCalls,
     validatedTargets: c.validatedTargets,
     uncoveredTargets: c.uncoveredTargets,
+    provenance: c.provenance,
+    userWords: c.userWords,
+    approvals: c.approvals,
     pendingRecoveries: c.pendingRecoveries,
     recoverySeq: c.recoverySeq,
     blockCount: c.blockCount,

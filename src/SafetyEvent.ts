@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CallTargets } from './SafetyContext.js';
+import { CallTargets, MAX_DIGEST_LENGTH } from './SafetyContext.js';
 import { BlockReasonCode, ToolKind } from './toolKind.js';
 
 /*
@@ -25,6 +25,10 @@ const callFacts = {
   targets: z.optional(CallTargets),
   stateOnly: z.optional(z.literal(true)),
   untrusted: z.optional(z.literal(true)),
+  creates: z.optional(z.literal(true)),
+  created: z.optional(CallTargets),
+  egress: z.optional(z.literal(true)),
+  digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
 };
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
 const BeginCallEvent = z.strictObject({
@@ -55,6 +59,8 @@ const ToolSucceededEvent = z.strictObject({
   verified: z.optional(z.boolean()),
   /** Targets the call's result revealed. */
   discovered: z.optional(CallTargets),
+  /** The result field each discovered target came from, in the same order (for the record). */
+  fields: z.optional(z.array(z.string())),
   at,
 });
 /**
@@ -87,6 +93,15 @@ const AttestEvent = z.strictObject({
   targets: z.optional(CallTargets),
   by: z.string().check(z.minLength(1)),
   note: z.optional(z.string()),
+  /** The blocked call's digest: the approval applies to that call only, once. */
+  digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
+  at,
+});
+/** What the user (or the engineer, `system`) said: values standing in it validate targets with source `user`. */
+const UserMessageEvent = z.strictObject({
+  type: z.literal('USER_MESSAGE'),
+  text: z.string(),
+  source: z.enum(['user', 'system']),
   at,
 });
 const ResetEvent = z.strictObject({ type: z.literal('RESET'), at });
@@ -109,6 +124,7 @@ export const SafetyEvent = z.discriminatedUnion('type', [
   CompleteVerificationEvent,
   TargetEstablishedEvent,
   AttestEvent,
+  UserMessageEvent,
   ResetEvent,
   ResetKeepProgressEvent,
   TrackRecoveryEvent,

@@ -107,8 +107,19 @@ export interface ToolCallStart {
   targets?: string[];
   /** A write to the agent's own records, not the world: its success needs no verification. */
   stateOnly?: boolean;
-  /** `'untrusted'`: the tool's output is open-world content; what it reveals is only seen, never validated. */
+  /**
+   * `'untrusted'`: the tool's output is open-world content; its free text validates nothing (only the
+   * identifier fields a rule declares, given as `discovered` at its end).
+   */
   trust?: 'untrusted';
+  /** A write that creates the resource it acts on: it needs no validated target of its own. */
+  creates?: boolean;
+  /** The keys of the resources the write creates: exempt from validation, validated once it lands. */
+  created?: string[];
+  /** A read that sends data out (a URL, a host): with binding, its targets must be validated like a write's. */
+  egress?: boolean;
+  /** The call's digest (`callDigest` of its tool, arguments and targets): a person's approval is bound to it. */
+  digest?: string;
 }
 
 /**
@@ -121,8 +132,11 @@ export interface ToolCallEnd {
   ok: boolean;
   verified?: boolean;
   unknown?: boolean;
-  /** Targets the call's result revealed (validated on success unless the tool is untrusted). */
-  discovered?: string[];
+  /**
+   * Targets the call's result revealed: keys, or `{ target, field }` naming the result field each
+   * came from (a rule's `discovers`). Validated on success; for an untrusted tool, only these count.
+   */
+  discovered?: (string | { target: string; field: string })[];
 }
 
 /** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
@@ -183,6 +197,15 @@ export interface SafetySession {
   completeVerification(): void;
   /** The target was established outside the loop; with `targets`, those keys become validated (source `user` by default). */
   targetEstablished(options?: { targets?: string[]; source?: TargetSource }): void;
+  /**
+   * What the user said (or, with `source: 'system'`, the engineer's own system text). With target
+   * binding, a write target whose value stands in it is validated with source `user`
+   * (docs/targets.md). Never pass tool output here.
+   *
+   * @example
+   * session.userMessage('Send 20 EUR to GB29 NWBK 6016 1331 9268 19');
+   */
+  userMessage(text: string, options?: { source?: 'user' | 'system' }): void;
   reset(): void;
   resetKeepProgress(): void;
   trackPendingRecovery(errorCode: string, toolName: string): string;
@@ -442,6 +465,15 @@ class Session implements SafetySession {
     this.run(validCall('targetEstablished', call, { targets: 'options.targets', source: 'options.source' }));
   }
 
+  userMessage(text: string, options?: { source?: 'user' | 'system' }): void {
+    const call: RecordedCall = { type: 'userMessage', text };
+    if (options !== undefined) {
+      checkObject('userMessage: options', options);
+      if (options.source !== undefined) call.source = options.source;
+    }
+    this.run(validCall('userMessage', call, { source: 'options.source' }));
+  }
+
   get validatedTargets(): readonly string[] {
     return this.snap.context.validatedTargets;
   }
@@ -461,6 +493,7 @@ class Session implements SafetySession {
     if (evidence === 'target' && block.targets !== undefined && block.targets.length > 0)
       call.targets = [...block.targets];
     if (attestation.note !== undefined) call.note = attestation.note;
+    if (typeof block.digest === 'string') call.digest = block.digest;
     return (
       this.run(validCall('attest', call, { by: 'attestation.by', note: 'attestation.note' })).decision === 'applied'
     );
@@ -496,11 +529,15 @@ class Session implements SafetySession {
 
   beginToolCall(call: ToolCallStart): FSMBlockedError | null {
     checkObject('beginToolCall: call', call);
-    const { id, kind, tool, targets, stateOnly, trust } = call;
+    const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest } = call;
     const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
     if (targets !== undefined) recorded.targets = targets;
     if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
     if (trust !== undefined) recorded.trust = trust;
+    if (creates !== undefined) recorded.creates = creates;
+    if (created !== undefined) recorded.created = created;
+    if (egress !== undefined) recorded.egress = egress;
+    if (digest !== undefined) recorded.digest = digest;
     return this.run(validCall('beginToolCall', recorded, CALL_NAMES), 'beginToolCall').blocked ?? null;
   }
 
@@ -510,7 +547,13 @@ class Session implements SafetySession {
     const call: RecordedCall = { type: 'endToolCall', id, ok };
     if (verified !== undefined) call.verified = verified;
     if (unknown !== undefined) call.unknown = unknown;
-    if (discovered !== undefined) call.discovered = discovered;
+    if (discovered !== undefined) {
+      if (Array.isArray(discovered) && discovered.some((d) => typeof d === 'object' && d !== null)) {
+        // `{ target, field }` items: the keys go in `discovered`, the fields beside them for the record.
+        call.discovered = discovered.map((d) => (typeof d === 'object' && d !== null ? d.target : d));
+        call.fields = discovered.map((d) => (typeof d === 'object' && d !== null ? d.field : ''));
+      } else call.discovered = discovered as string[];
+    }
     this.run(validCall('endToolCall', call, RESULT_NAMES), 'endToolCall');
   }
 
@@ -700,6 +743,7 @@ class Session implements SafetySession {
         init.toolKind = event.kind;
       }
       if (block?.targets !== undefined) init.targets = block.targets;
+      if (block?.digest !== undefined) init.digest = block.digest;
       const blocked = new FSMBlockedError(init);
       outcome =
         this.snap.context.config.mode === 'shadow'
@@ -786,6 +830,10 @@ const CALL_NAMES = {
   targets: 'call.targets',
   stateOnly: 'call.stateOnly',
   trust: 'call.trust',
+  creates: 'call.creates',
+  created: 'call.created',
+  egress: 'call.egress',
+  digest: 'call.digest',
 };
 const RESULT_NAMES = {
   id: 'result.id',
@@ -793,12 +841,14 @@ const RESULT_NAMES = {
   verified: 'result.verified',
   unknown: 'result.unknown',
   discovered: 'result.discovered',
+  fields: 'result.discovered',
 };
 
 /** The evidence a person can supply for each block; absent: not attestable. */
 const EVIDENCE_FOR: Partial<Record<BlockReasonCode, 'target' | 'verification'>> = {
   NO_VALIDATED_TARGET: 'target',
   TARGET_NOT_VALIDATED: 'target',
+  EGRESS_NOT_VALIDATED: 'target',
   UNVERIFIED_WRITE: 'verification',
   FINAL_ANSWER_UNVERIFIED: 'verification',
 };
@@ -818,6 +868,12 @@ const PERFORM_NAMES = Object.fromEntries(
     'stateOnly',
     'trust',
     'discovered',
+    'fields',
+    'creates',
+    'created',
+    'egress',
+    'digest',
+    'text',
     'source',
     'evidence',
     'reasonCode',

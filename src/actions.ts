@@ -1,15 +1,19 @@
 import * as z from 'zod/mini';
 import {
+  APPROVAL_TTL_MS,
   initialContext,
+  MAX_APPROVALS,
   MAX_VALIDATED_TARGETS,
   type InFlightCall,
   type PendingRecovery,
   type SafetyContext,
+  type TargetProvenance,
 } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
-import { evidenceTargets, subjectOf, unvalidatedTargets } from './guards.js';
+import { digestOf, evidenceTargets, subjectOf, unvalidatedTargets, userNamedTargets } from './guards.js';
+import { MAX_USER_MESSAGES, normaliseWords } from './userWords.js';
 import { draftAction } from './MachineKind.js';
-import { BlockReasonCode } from './toolKind.js';
+import { BlockReasonCode, isDiscoveryKind } from './toolKind.js';
 
 /**
  * An action implementation: a pure function from context, event and params to a context patch,
@@ -70,15 +74,49 @@ function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext[
 }
 
 /**
- * Adds targets to the validated set, newest last; at the cap the oldest are dropped (forgetting a
- * validation only makes the gate stricter). Without binding nothing is kept: targets play no part.
+ * Adds targets to the validated set, newest last, each with where it came from; at the cap the
+ * oldest are dropped (forgetting a validation only makes the gate stricter). Without binding
+ * nothing is kept: targets play no part.
  */
-function validated(context: SafetyContext, targets: readonly string[] | undefined): string[] | undefined {
-  if (context.config.targets !== 'bind' || !targets || targets.length === 0) return undefined;
-  const fresh = targets.filter((t, i) => targets.indexOf(t) === i);
-  const kept = context.validatedTargets.filter((t) => !fresh.includes(t));
-  const all = [...kept, ...fresh];
-  return all.length > MAX_VALIDATED_TARGETS ? all.slice(-MAX_VALIDATED_TARGETS) : all;
+function addValidated(draft: SafetyContext, added: readonly TargetProvenance[]): void {
+  if (draft.config.targets !== 'bind' || added.length === 0) return;
+  const fresh = added.filter((p, i) => added.findIndex((q) => q.target === p.target) === i);
+  const isFresh = (t: string) => fresh.some((p) => p.target === t);
+  let targets = [...draft.validatedTargets.filter((t) => !isFresh(t)), ...fresh.map((p) => p.target)];
+  let provenance = [...draft.provenance.filter((p) => !isFresh(p.target)), ...fresh];
+  if (targets.length > MAX_VALIDATED_TARGETS) targets = targets.slice(-MAX_VALIDATED_TARGETS);
+  if (provenance.length > targets.length) provenance = provenance.filter((p) => targets.includes(p.target));
+  draft.validatedTargets = targets;
+  draft.provenance = provenance;
+}
+
+/** Where the targets an event validates came from. */
+function provenanceOf(draft: SafetyContext, event: SafetyEvent): TargetProvenance[] {
+  switch (event.type) {
+    case 'TARGET_ESTABLISHED':
+      return (event.targets ?? []).map((target) => ({ target, source: event.source ?? 'user' }));
+    case 'ATTEST':
+      return (event.targets ?? []).map((target) => ({ target, source: 'human', by: event.by }));
+    case 'TOOL_SUCCEEDED': {
+      const subject = subjectOf(draft, event);
+      if (!subject) return [];
+      const tool = subject.tool;
+      const out: TargetProvenance[] = [];
+      // The same targets as `evidenceTargets`, each with where it came from.
+      if (isDiscoveryKind(subject.kind) && !subject.untrusted)
+        for (const target of subject.targets ?? []) out.push({ target, source: 'tool', tool });
+      if (subject.kind === 'write')
+        for (const target of subject.created ?? []) out.push({ target, source: 'tool', tool });
+      (event.discovered ?? []).forEach((target, i) => {
+        const field = event.fields?.[i];
+        if (field) out.push({ target, source: 'discovery', tool, field });
+        else if (!subject.untrusted) out.push({ target, source: 'discovery', tool });
+      });
+      return out;
+    }
+    default:
+      return [];
+  }
 }
 
 /** What a begun call keeps of its event. */
@@ -87,6 +125,10 @@ function callOf(event: SafetyEvent & { type: 'BEGIN_CALL' | 'RUN_UNGATED' }, epo
   if (event.targets !== undefined) call.targets = event.targets;
   if (event.stateOnly) call.stateOnly = true;
   if (event.untrusted) call.untrusted = true;
+  if (event.creates) call.creates = true;
+  if (event.created !== undefined) call.created = event.created;
+  if (event.egress) call.egress = true;
+  if (event.digest !== undefined) call.digest = event.digest;
   return call;
 }
 
@@ -116,13 +158,17 @@ export const actionImplementations = {
     params: z.strictObject({ reasonCode: BlockReasonCode }),
     apply: (draft, event, { reasonCode }) => {
       const subject = subjectOf(draft, event);
-      const targets = reasonCode === 'TARGET_NOT_VALIDATED' ? unvalidatedTargets(draft, event) : subject?.targets;
+      const targets =
+        reasonCode === 'TARGET_NOT_VALIDATED' || reasonCode === 'EGRESS_NOT_VALIDATED'
+          ? unvalidatedTargets(draft, event)
+          : subject?.targets;
       const lastBlock: NonNullable<SafetyContext['lastBlock']> = {
         reasonCode,
         tool: subject?.tool ?? null,
         kind: subject?.kind ?? null,
       };
       if (targets !== undefined && targets.length > 0) lastBlock.targets = [...targets];
+      if (subject !== undefined) lastBlock.digest = digestOf(subject);
       draft.blockCount += 1;
       draft.lastBlock = lastBlock;
     },
@@ -164,12 +210,51 @@ export const actionImplementations = {
   }),
   validateTargets: draftOf({
     apply: (draft, event) => {
-      const targets =
-        event.type === 'TARGET_ESTABLISHED' || event.type === 'ATTEST'
-          ? event.targets
-          : evidenceTargets(subjectOf(draft, event), event);
-      const kept = validated(draft, targets);
-      if (kept !== undefined) draft.validatedTargets = kept;
+      if (draft.config.targets !== 'bind') return;
+      addValidated(draft, provenanceOf(draft, event));
+    },
+  }),
+  /** A call's targets that the user's words validated join the set, with the words they matched. */
+  validateUserNamedTargets: draftOf({
+    apply: (draft, event) => {
+      const named = userNamedTargets(draft, event);
+      if (named.length === 0) return;
+      const tool = subjectOf(draft, event)?.tool;
+      addValidated(
+        draft,
+        named.map(({ target, words }) =>
+          tool === undefined ? { target, source: 'user', words } : { target, source: 'user', tool, words },
+        ),
+      );
+    },
+  }),
+  /** What the user or the engineer said: kept normalised, newest last, capped (never tool output). */
+  rememberWords: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'USER_MESSAGE') return;
+      const words = normaliseWords(event.text);
+      if (words === '' || draft.userWords.includes(words)) return;
+      const all = [...draft.userWords, words];
+      draft.userWords = all.length > MAX_USER_MESSAGES ? all.slice(-MAX_USER_MESSAGES) : all;
+    },
+  }),
+  /** A person's answer for one call: kept for that call's digest until used or expired. */
+  approveCall: draftOf({
+    apply: (draft, event) => {
+      if (event.type !== 'ATTEST' || event.digest === undefined) return;
+      const live = draft.approvals.filter((a) => event.at - a.at <= APPROVAL_TTL_MS && a.digest !== event.digest);
+      const all = [...live, { digest: event.digest, reasonCode: event.reasonCode, at: event.at }];
+      draft.approvals = all.length > MAX_APPROVALS ? all.slice(-MAX_APPROVALS) : all;
+    },
+  }),
+  /** The approved call begins: its approval is used up (once). */
+  useApproval: draftOf({
+    apply: (draft, event) => {
+      const subject = subjectOf(draft, event);
+      if (event.type !== 'BEGIN_CALL' || subject === undefined) return;
+      const digest = digestOf(subject);
+      const i = draft.approvals.findIndex((a) => a.digest === digest);
+      if (i >= 0) draft.approvals = draft.approvals.filter((_, j) => j !== i);
     },
   }),
   coverTargets: draftOf({

@@ -42,8 +42,11 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
         ...(call.targets && { targets: call.targets }),
         by: call.by,
         ...(call.note !== undefined && { note: call.note }),
+        ...(call.digest !== undefined && { digest: call.digest }),
         at,
       };
+    case 'userMessage':
+      return { type: 'USER_MESSAGE', text: call.text, source: call.source ?? 'user', at };
     case 'reset':
       return { type: 'RESET', at };
     case 'resetKeepProgress':
@@ -53,12 +56,23 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
     case 'checkRecoverySuccess':
       return { type: 'CHECK_RECOVERY', tool: call.tool, at };
     case 'beginToolCall': {
-      if (!call.targets && call.stateOnly !== true && call.trust !== 'untrusted')
+      if (
+        !call.targets &&
+        call.stateOnly !== true &&
+        call.trust !== 'untrusted' &&
+        call.creates !== true &&
+        call.egress !== true &&
+        call.digest === undefined
+      )
         return { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool, at };
       const event: Record<string, unknown> = { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool };
       if (call.targets) event['targets'] = call.targets;
       if (call.stateOnly === true) event['stateOnly'] = true;
       if (call.trust === 'untrusted') event['untrusted'] = true;
+      if (call.creates === true) event['creates'] = true;
+      if (call.created) event['created'] = call.created;
+      if (call.egress === true) event['egress'] = true;
+      if (call.digest !== undefined) event['digest'] = call.digest;
       event['at'] = at;
       return event as SafetyEvent;
     }
@@ -76,6 +90,7 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
       const event: SafetyEvent & { type: 'TOOL_SUCCEEDED' } = { type: 'TOOL_SUCCEEDED', id: call.id, at };
       if (call.verified !== undefined) event.verified = call.verified;
       if (call.discovered) event.discovered = call.discovered;
+      if (call.discovered && call.fields) event.fields = call.fields;
       return event;
     }
     case 'recordLoopBlock':

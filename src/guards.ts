@@ -1,6 +1,8 @@
 import type { SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { isDiscoveryKind, type ToolKind } from './toolKind.js';
+import { APPROVAL_TTL_MS } from './SafetyContext.js';
+import { callDigest, userWordsFor } from './userWords.js';
 
 /** A guard implementation: a pure predicate over the context and the event. */
 export type GuardImpl = (context: SafetyContext, event: SafetyEvent) => boolean;
@@ -13,6 +15,10 @@ export interface Subject {
   targets?: readonly string[];
   stateOnly?: true;
   untrusted?: true;
+  creates?: true;
+  created?: readonly string[];
+  egress?: true;
+  digest?: string;
 }
 
 /** The subject built for the last check or begin (see {@link subjectOf}); events are never mutated. */
@@ -55,6 +61,10 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
         if (event.type === 'BEGIN_CALL') {
           if (event.stateOnly === true) subject.stateOnly = true;
           if (event.untrusted === true) subject.untrusted = true;
+          if (event.creates === true) subject.creates = true;
+          if (event.created !== undefined) subject.created = event.created;
+          if (event.egress === true) subject.egress = true;
+          if (event.digest !== undefined) subject.digest = event.digest;
         }
         lastSubject = subject;
       }
@@ -84,18 +94,72 @@ const binds = (context: SafetyContext) => context.config.targets === 'bind';
  * result revealed. Under binding, an untrusted tool's count for nothing.
  */
 export function evidenceTargets(subject: Subject | undefined, event: SafetyEvent): readonly string[] {
-  if (!subject || subject.untrusted) return [];
-  const discovered = event.type === 'TOOL_SUCCEEDED' ? event.discovered : undefined;
-  const own = isDiscoveryKind(subject.kind) ? (subject.targets ?? []) : [];
-  return discovered ? [...own, ...discovered] : own;
+  if (!subject) return [];
+  let discovered = event.type === 'TOOL_SUCCEEDED' ? event.discovered : undefined;
+  // An untrusted tool's own targets and free text validate nothing; only the identifier fields a
+  // rule declares (`discovered` with the field each came from, which its system of record assigns) do.
+  if (subject.untrusted && discovered) {
+    const fields = event.type === 'TOOL_SUCCEEDED' ? event.fields : undefined;
+    discovered = fields ? discovered.filter((_, i) => !!fields[i]) : undefined;
+  }
+  const own = isDiscoveryKind(subject.kind) && !subject.untrusted ? (subject.targets ?? []) : [];
+  const created = subject.kind === 'write' && subject.created ? subject.created : [];
+  if (!discovered && created.length === 0) return own;
+  return [...own, ...created, ...(discovered ?? [])];
 }
 
-/** The targets of a write not validated yet (binding only; a state-only write names the agent's own records). */
+/** Whether a target is validated: in the set, or its value stands in the user's or the engineer's words. */
+export function isValidated(context: SafetyContext, target: string): boolean {
+  return context.validatedTargets.includes(target) || userWordsFor(target, context.userWords) !== undefined;
+}
+
+/**
+ * The targets of a write (or of an egress read) not validated yet. Binding only; a state-only write
+ * names the agent's own records; the resources a creating write creates need no validation.
+ */
 export function unvalidatedTargets(context: SafetyContext, event: SafetyEvent): readonly string[] {
   if (!binds(context) || isStateOnly(context, event)) return [];
   const subject = subjectOf(context, event);
-  if (subject?.kind !== 'write' || !subject.targets) return [];
-  return subject.targets.filter((t) => !context.validatedTargets.includes(t));
+  if (!subject?.targets || !(subject.kind === 'write' || (subject.egress === true && subject.kind === 'read')))
+    return [];
+  const created = subject.created;
+  return subject.targets.filter((t) => !(created?.includes(t) ?? false) && !isValidated(context, t));
+}
+
+/** The targets of a call that are validated by the user's words only (to record where they came from). */
+export function userNamedTargets(context: SafetyContext, event: SafetyEvent): { target: string; words: string }[] {
+  if (!binds(context) || context.userWords.length === 0) return [];
+  const subject = subjectOf(context, event);
+  if (!subject?.targets) return [];
+  const out: { target: string; words: string }[] = [];
+  for (const target of subject.targets) {
+    if (context.validatedTargets.includes(target) || (subject.created?.includes(target) ?? false)) continue;
+    const words = userWordsFor(target, context.userWords);
+    if (words !== undefined) out.push({ target, words });
+  }
+  return out;
+}
+
+/** The digest a call's approval must carry: the one it was begun with, else its tool and targets'. */
+export function digestOf(subject: Subject): string {
+  return subject.digest ?? callDigest(subject.targets ? { tool: subject.tool, targets: subject.targets } : subject);
+}
+
+/**
+ * A world write a person approved for this block: an approval bound to this call's digest, given for
+ * the reason the call is blocked for now, unused and within {@link APPROVAL_TTL_MS}.
+ */
+function isApproved(context: SafetyContext, event: SafetyEvent, reasonCode: string): boolean {
+  if (event.type !== 'BEGIN_CALL' || context.approvals.length === 0 || !isWorldWriteCall(context, event)) return false;
+  const digest = digestOf(subjectOf(context, event)!);
+  return context.approvals.some(
+    (a) => a.digest === digest && a.reasonCode === reasonCode && event.at - a.at <= APPROVAL_TTL_MS,
+  );
+}
+
+/** A world write: a write that is not state-only. */
+function isWorldWriteCall(context: SafetyContext, event: SafetyEvent): boolean {
+  return kindOf(context, event) === 'write' && !isStateOnly(context, event);
 }
 
 /** A discovery or read that began after the last write landed (the causal test). */
@@ -117,7 +181,33 @@ export const guardImplementations = {
     const seen = evidenceTargets(subjectOf(context, event), event);
     return context.uncoveredTargets.every((t) => seen.includes(t));
   },
-  hasUnvalidatedTarget: (context, event) => unvalidatedTargets(context, event).length > 0,
+  hasUnvalidatedTarget: (context, event) =>
+    kindOf(context, event) === 'write' && unvalidatedTargets(context, event).length > 0,
+  /** An egress read (its URL or host carries data out) to a destination not validated. */
+  isUnvalidatedEgress: (context, event) =>
+    event.type === 'BEGIN_CALL' &&
+    event.egress === true &&
+    event.kind === 'read' &&
+    unvalidatedTargets(context, event).length > 0,
+  /**
+   * A world write whose every target is validated (the set, or the user's words): it has its target.
+   * A creating write needs only its other targets validated, and may name none.
+   */
+  namesValidatedTargets: (context, event) => {
+    if (!binds(context) || !isWorldWriteCall(context, event)) return false;
+    const subject = subjectOf(context, event);
+    return (
+      (subject?.creates === true || (subject?.targets?.length ?? 0) > 0) &&
+      unvalidatedTargets(context, event).length === 0
+    );
+  },
+  /** A creating write whose other targets (recipients, participants) are not all validated. */
+  createsBesideUnvalidated: (context, event) =>
+    isWorldWriteCall(context, event) &&
+    subjectOf(context, event)?.creates === true &&
+    unvalidatedTargets(context, event).length > 0,
+  isApprovedTargetlessWrite: (context, event) => isApproved(context, event, 'NO_VALIDATED_TARGET'),
+  isApprovedUnverifiedWrite: (context, event) => isApproved(context, event, 'UNVERIFIED_WRITE'),
   isStateOnlyWrite: (context, event) => kindOf(context, event) === 'write' && isStateOnly(context, event),
   detectionAllowsStateOnlyWrite: (context, event) =>
     context.config.profile === 'detection' && kindOf(context, event) === 'write' && isStateOnly(context, event),
@@ -126,8 +216,19 @@ export const guardImplementations = {
   isSelfVerifiedWrite: (context, event) =>
     event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
-  attestsTarget: (_context, event) => event.type === 'ATTEST' && event.evidence === 'target',
-  attestsVerification: (_context, event) => event.type === 'ATTEST' && event.evidence === 'verification',
+  /** A person validated targets (they stay validated: one ask per target). */
+  attestsTarget: (_context, event) =>
+    event.type === 'ATTEST' && event.evidence === 'target' && (event.targets?.length ?? 0) > 0,
+  attestsTargetlessWrite: (_context, event) =>
+    event.type === 'ATTEST' &&
+    event.digest !== undefined &&
+    event.reasonCode === 'NO_VALIDATED_TARGET' &&
+    (event.targets?.length ?? 0) === 0,
+  attestsUnverifiedWrite: (_context, event) =>
+    event.type === 'ATTEST' && event.digest !== undefined && event.reasonCode === 'UNVERIFIED_WRITE',
+  /** A person verified the last write for the final answer (not a call: nothing else inherits it). */
+  attestsVerification: (_context, event) =>
+    event.type === 'ATTEST' && event.evidence === 'verification' && event.reasonCode === 'FINAL_ANSWER_UNVERIFIED',
   failedWriteNeedsVerification: (context, event) =>
     kindOf(context, event) === 'write' &&
     (context.config.failedWriteRequiresVerification || (event.type === 'TOOL_FAILED' && event.unknown === true)),

@@ -58,8 +58,11 @@ export {
   InFlightCall,
   RECOVERY_TTL_MS,
   MAX_VALIDATED_TARGETS,
+  APPROVAL_TTL_MS,
+  TargetProvenance,
   initialContext,
 } from './SafetyContext.js';
+export { callDigest, normaliseWords, userWordsFor } from './userWords.js';
 export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
 export { eventOfCall } from './eventOfCall.js';
 

@@ -25,6 +25,8 @@ export const BlockReasonCode = z.enum([
   'TARGET_NOT_VALIDATED',
   /** The execution profile forbids the call outright (a state-only write under `investigation`). Not attestable. */
   'POLICY_DENIED',
+  /** With target binding: an egress read (its URL or host carries data out) names a target not validated. */
+  'EGRESS_NOT_VALIDATED',
 ]);
 export type BlockReasonCode = z.infer<typeof BlockReasonCode>;
 

@@ -1,4 +1,5 @@
 import { eventOfCall } from '../eventOfCall.js';
+import { callDigest } from '../userWords.js';
 import { applyCall } from '../index.js';
 import type { RecordedCall } from '../RecordingEntry.js';
 import type { InFlightCall, SafetyConfig, SafetyContext } from '../SafetyContext.js';
@@ -27,6 +28,10 @@ interface CallFacts {
   targets?: readonly string[];
   stateOnly?: true;
   untrusted?: true;
+  /** An egress read: its targets are destinations data goes to. */
+  egress?: true;
+  /** A creating write: the targets it creates (the rest it names must be validated). */
+  creates?: readonly string[];
 }
 
 export type Move =
@@ -48,7 +53,14 @@ export type Move =
   | { type: 'finalAnswer' }
   | { type: 'completeVerification' }
   | { type: 'targetEstablished'; targets?: readonly string[] }
-  | { type: 'attest'; evidence: 'target' | 'verification'; targets?: readonly string[] }
+  | {
+      type: 'attest';
+      evidence: 'target' | 'verification';
+      targets?: readonly string[];
+      /** A person's approval of the config's plain write, bound to its digest (the block it answers). */
+      approves?: true;
+    }
+  | { type: 'userMessage'; targets: readonly string[] }
   | { type: 'reset' }
   | { type: 'resetKeepProgress' }
   | { type: 'trackRecovery' }
@@ -64,9 +76,20 @@ const TOOL_OF: Record<ToolKind, string> = {
 /** The tools of the variants: a state-only write files a finding; an untrusted read fetches a web page. */
 const STATE_ONLY_TOOL = 'report_finding';
 const UNTRUSTED_TOOL = 'fetch_page';
+/** An egress read posts to a URL; a creating write opens a ticket that names a recipient. */
+const EGRESS_TOOL = 'post_webhook';
+const CREATING_TOOL = 'open_ticket';
 
 const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
-  facts.stateOnly ? STATE_ONLY_TOOL : facts.untrusted ? UNTRUSTED_TOOL : TOOL_OF[kind];
+  facts.stateOnly
+    ? STATE_ONLY_TOOL
+    : facts.untrusted
+      ? UNTRUSTED_TOOL
+      : facts.egress
+        ? EGRESS_TOOL
+        : facts.creates
+          ? CREATING_TOOL
+          : TOOL_OF[kind];
 
 /** The error code a hand-tracked recovery carries in generated paths. */
 const TRACKED_ERROR_CODE = 'TOOL_ERROR';
@@ -84,7 +107,7 @@ const targetsText = (targets: readonly string[] | undefined) => (targets ? ` [${
 
 /** A call in words: `write`, `write [t1, t2]`, `write (state-only)`, `read [t2] (untrusted)`. */
 function callText(kind: ToolKind, facts: CallFacts): string {
-  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}`;
+  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}${facts.egress ? ' (egress)' : ''}${facts.creates ? (facts.creates.length ? ` (creates ${facts.creates.join(', ')})` : ' (creates)') : ''}`;
 }
 
 /**
@@ -120,7 +143,9 @@ export function moveLabel(move: Move): string {
     case 'targetEstablished':
       return `target established${targetsText(move.targets)}`;
     case 'attest':
-      return `attest ${move.evidence}${targetsText(move.targets)}`;
+      return `attest ${move.evidence}${targetsText(move.targets)}${move.approves ? ' (approves write)' : ''}`;
+    case 'userMessage':
+      return `user says ${move.targets.join(', ')}`;
     case 'reset':
       return 'reset';
     case 'resetKeepProgress':
@@ -136,11 +161,13 @@ const epochOf = (context: SafetyContext, callEpoch: number): Epoch =>
   callEpoch === context.writeEpoch ? 'now' : 'stale';
 
 /** The facts of a call as begun (only those set). */
-function factsOf(call: CallFacts): CallFacts {
+function factsOf(call: Omit<CallFacts, 'creates'> & { creates?: readonly string[] | undefined }): CallFacts {
   return {
     ...(call.targets !== undefined && { targets: call.targets }),
     ...(call.stateOnly && { stateOnly: true as const }),
     ...(call.untrusted && { untrusted: true as const }),
+    ...(call.egress && { egress: true as const }),
+    ...(call.creates && { creates: call.creates }),
   };
 }
 
@@ -157,7 +184,9 @@ function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>)
       epochOf(context, call.epoch) === move.epoch &&
       sameTargets(call.targets, move.targets) &&
       call.stateOnly === move.stateOnly &&
-      call.untrusted === move.untrusted
+      call.untrusted === move.untrusted &&
+      call.egress === move.egress &&
+      sameTargets(call.creates ? (call.created ?? []) : undefined, move.creates)
     )
       return id;
   }
@@ -174,7 +203,7 @@ function freshCallId(context: SafetyContext): string {
 
 /** The shape of a call in flight: `read@now`, `write[t1,t2]@now`, `write(state-only)@stale`, `read[t2](untrusted)@now`. */
 const shapeOf = (context: SafetyContext, call: InFlightCall) =>
-  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}@${epochOf(context, call.epoch)}`;
+  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}${call.egress ? '(egress)' : ''}${call.creates ? `(creates${call.created ? ` ${call.created.join(',')}` : ''})` : ''}@${epochOf(context, call.epoch)}`;
 
 /** The in-flight calls (or, with `ungated`, the calls running ungated) by shape, counted. */
 export function callShapes(context: SafetyContext, ungated = false): Map<string, number> {
@@ -205,6 +234,8 @@ interface MoveSet {
   successes: Array<{ kind: ToolKind; targets?: readonly string[] }>;
   established: Array<readonly string[] | undefined>;
   attests: Array<Extract<Move, { type: 'attest' }>>;
+  /** What the user says: the targets named in their words. */
+  userMessages: Array<readonly string[]>;
   /** Targets a successful resolve or write on the world may reveal, besides revealing none. */
   reveals?: readonly string[];
   /** Whether recoveries are tracked and checked by hand (and so told apart in configurations). */
@@ -239,8 +270,14 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
         { kind: 'read', targets: T2, untrusted: true },
         { kind: 'write', targets: T1 },
         { kind: 'write', targets: T12 },
+        { kind: 'read', targets: T2, egress: true },
+        { kind: 'write', targets: T12, creates: T2 },
+        { kind: 'write', creates: [] },
       ],
-      checks: [{ kind: 'write', targets: T12 }],
+      checks: [
+        { kind: 'write', targets: T1 },
+        { kind: 'write', targets: T12 },
+      ],
       successes: [
         { kind: 'read', targets: T2 },
         { kind: 'write', targets: T12 },
@@ -251,6 +288,7 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
         { type: 'attest', evidence: 'target', targets: T2 },
         { type: 'attest', evidence: 'verification', targets: T2 },
       ],
+      userMessages: [T1],
       reveals: T2,
       recoveries: false,
       perKind: 1,
@@ -262,6 +300,7 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
       successes: [],
       established: [],
       attests: [],
+      userMessages: [],
       recoveries: false,
       // Two writes: one in flight and one the gate refused that runs ungated beside it.
       perKind: 2,
@@ -273,6 +312,7 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
       successes: [{ kind: 'read' }, { kind: 'write' }],
       established: [],
       attests: [],
+      userMessages: [],
       recoveries: false,
       perKind: 2,
     };
@@ -281,7 +321,12 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
     checks: plain,
     successes: plain,
     established: [undefined],
-    attests,
+    attests: [
+      ...attests,
+      { type: 'attest', evidence: 'target', approves: true },
+      { type: 'attest', evidence: 'verification', approves: true },
+    ],
+    userMessages: [],
     recoveries: true,
     perKind: 2,
   };
@@ -315,7 +360,14 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
       const key = shapeOf(context, call);
       if (seen.has(key)) continue;
       seen.add(key);
-      const base = { type: 'end' as const, kind: call.kind, epoch, ...factsOf(call), ...ran };
+      const { created, ...rest } = call;
+      const base = {
+        type: 'end' as const,
+        kind: call.kind,
+        epoch,
+        ...factsOf({ ...rest, creates: rest.creates ? (created ?? []) : undefined }),
+        ...ran,
+      };
       const world = call.kind === 'write' && !call.stateOnly;
       moves.push({ ...base, ok: true });
       if (set.reveals && (call.kind === 'resolve' || world)) moves.push({ ...base, ok: true, reveals: set.reveals });
@@ -332,6 +384,7 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
   moves.push({ type: 'finalAnswer' }, { type: 'completeVerification' });
   for (const targets of set.established) moves.push({ type: 'targetEstablished', ...(targets && { targets }) });
   moves.push(...set.attests, { type: 'reset' }, { type: 'resetKeepProgress' });
+  for (const targets of set.userMessages) moves.push({ type: 'userMessage', targets });
   if (set.recoveries) moves.push({ type: 'trackRecovery' }, { type: 'checkRecovery' });
   return moves;
 }
@@ -358,6 +411,8 @@ function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefine
         ...(move.targets && { targets: [...move.targets] }),
         ...(move.stateOnly && { stateOnly: true }),
         ...(move.untrusted && { trust: 'untrusted' as const }),
+        ...(move.egress && { egress: true }),
+        ...(move.creates && { creates: true, ...(move.creates.length > 0 && { created: [...move.creates] }) }),
       };
     case 'end': {
       const id = callIdFor(context, move);
@@ -383,13 +438,24 @@ function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefine
     case 'targetEstablished':
       return move.targets ? { type: move.type, targets: [...move.targets], source: 'user' } : { type: move.type };
     case 'attest':
+      // An approval answers the block of the config's plain write and carries its digest; the
+      // others supply targets, or verify the last write for the final answer.
       return {
         type: 'attest',
         evidence: move.evidence,
-        reasonCode: move.evidence === 'target' ? 'TARGET_NOT_VALIDATED' : 'UNVERIFIED_WRITE',
+        reasonCode: move.approves
+          ? move.evidence === 'target'
+            ? 'NO_VALIDATED_TARGET'
+            : 'UNVERIFIED_WRITE'
+          : move.evidence === 'target'
+            ? 'TARGET_NOT_VALIDATED'
+            : 'FINAL_ANSWER_UNVERIFIED',
         ...(move.targets && { targets: [...move.targets] }),
+        ...(move.approves && { digest: callDigest({ tool: TOOL_OF.write }) }),
         by: ATTESTER,
       };
+    case 'userMessage':
+      return { type: 'userMessage', text: `please see to ${move.targets.join(' and ')}` };
     case 'completeVerification':
     case 'reset':
     case 'resetKeepProgress':

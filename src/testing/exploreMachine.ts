@@ -125,6 +125,15 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
   if (c.pendingRecoveries.length > 0 && moveSetOf(c.config).recoveries) parts.push('recovering');
   if (c.validatedTargets.length > 0) parts.push(`validated=${[...c.validatedTargets].sort().join(',')}`);
   if (c.uncoveredTargets.length > 0) parts.push(`uncovered=${[...c.uncoveredTargets].sort().join(',')}`);
+  if (c.userWords.length > 0) parts.push(`words=${c.userWords.join('|')}`);
+  // The moves approve one call per reason code, so the code tells approvals apart.
+  if (c.approvals.length > 0)
+    parts.push(
+      `approved=${c.approvals
+        .map((a) => a.reasonCode)
+        .sort()
+        .join(',')}`,
+    );
   const shapes = (ungated: boolean) =>
     [...callShapes(c, ungated)]
       .sort(([a], [b]) => (a < b ? -1 : 1))

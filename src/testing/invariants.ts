@@ -1,209 +1,37 @@
-import type { SafetyContext } from '../SafetyContext.js';
-import type { BlockReasonCode, SessionState, ToolKind } from '../toolKind.js';
-import type { Step } from './Step.js';
+import { bindingInvariants, provenanceInvariants } from './bindingInvariants.js';
+import {
+  approvedFor,
+  binds,
+  isWorldWrite,
+  attemptsOf,
+  callCount,
+  changedFlags,
+  describeChange,
+  expectBlock,
+  FLAG_KEYS,
+  isDiscovery,
+  isStateOnlyAttempt,
+  isWriteAttempt,
+  moved,
+  reasonOf,
+  recoveriesOf,
+  requiredBlock,
+  sameSet,
+  stateOf,
+  subject,
+  success,
+  worldSuccess,
+  writeInFlight,
+  causalRead,
+  type Invariant,
+} from './stepFacts.js';
 
-/**
- * A safety rule as data and code: an id, a name, the sentence a reviewer
- * reads, and a predicate over one step. The same objects drive the tests, the
- * `check` CLI and the visual editor, so keep this module free of `node:`.
- */
-export interface Invariant {
-  /** `I1`, `I2`, ... (I1–I8 are the list of docs/behaviour.md; the rest are stated here and in docs/testing.md). */
-  id: string;
-  name: string;
-  sentence: string;
-  /** `null` when the step keeps the rule; otherwise what went wrong, in one sentence. */
-  check(step: Step): string | null;
-}
-
-/** The call a step is about, as docs/behaviour.md defines it (independent of the guards under test). */
-interface StepSubject {
-  kind: ToolKind;
-  tool: string;
-  /** The write epoch the call began in (now, for a check or a compatible-API success). */
-  epoch: number;
-  /** The event ends a call begun through the call-lifecycle API (or run ungated). */
-  ended: boolean;
-  targets?: readonly string[];
-  stateOnly?: true;
-  untrusted?: true;
-  /** Shadow mode: the call ran ungated; its outcome is applied as the compatible API applies one. */
-  ungated?: true;
-}
-
-function subject({ before, event }: Step): StepSubject | undefined {
-  const ctx = before.context;
-  switch (event.type) {
-    case 'CHECK_TOOL':
-    case 'BEGIN_CALL':
-      return {
-        kind: event.kind,
-        tool: event.tool,
-        epoch: ctx.writeEpoch,
-        ended: false,
-        ...(event.targets && { targets: event.targets }),
-        ...(event.type === 'BEGIN_CALL' && event.stateOnly && { stateOnly: true as const }),
-        ...(event.type === 'BEGIN_CALL' && event.untrusted && { untrusted: true as const }),
-      };
-    case 'TOOL_FAILED':
-    case 'TOOL_SUCCEEDED': {
-      if (event.id !== undefined) {
-        const gated = Object.hasOwn(ctx.calls, event.id);
-        const call = gated
-          ? ctx.calls[event.id]
-          : Object.hasOwn(ctx.shadowCalls, event.id)
-            ? ctx.shadowCalls[event.id]
-            : undefined;
-        return (
-          call && {
-            kind: call.kind,
-            tool: call.tool,
-            epoch: call.epoch,
-            ended: true,
-            ...(call.targets && { targets: call.targets }),
-            ...(call.stateOnly && { stateOnly: true as const }),
-            ...(call.untrusted && { untrusted: true as const }),
-            ...(!gated && { ungated: true as const }),
-          }
-        );
-      }
-      if (event.type === 'TOOL_SUCCEEDED' && event.kind !== undefined) {
-        return {
-          kind: event.kind,
-          tool: event.tool ?? '',
-          epoch: ctx.writeEpoch,
-          ended: false,
-          ...(event.targets && { targets: event.targets }),
-        };
-      }
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-const stateOf = (s: { value: unknown }) => s.value as SessionState;
-const isDiscovery = (kind: ToolKind | undefined) => kind === 'resolve' || kind === 'read';
-const isWriteAttempt = (step: Step) =>
-  (step.event.type === 'CHECK_TOOL' || step.event.type === 'BEGIN_CALL') && step.event.kind === 'write';
-/** A state-only write begun (a check has no such flag: it is judged as a write on the world). */
-const isStateOnlyAttempt = (step: Step) =>
-  step.event.type === 'BEGIN_CALL' && step.event.kind === 'write' && step.event.stateOnly === true;
-const success = (step: Step) => (step.event.type === 'TOOL_SUCCEEDED' ? subject(step) : undefined);
-/** A success that acts on the world: a state-only write's success and an ungated failure are not ones. */
-const worldSuccess = (step: Step) => {
-  const s = success(step);
-  return s && !(s.kind === 'write' && s.stateOnly) ? s : undefined;
-};
-const reasonOf = (step: Step): BlockReasonCode | undefined =>
-  step.decision === 'blocked' ? step.after.context.lastBlock?.reasonCode : undefined;
-const isWorldWrite = (c: { kind: ToolKind; stateOnly?: true }) => c.kind === 'write' && c.stateOnly !== true;
-const writeInFlight = (ctx: SafetyContext) => Object.values(ctx.calls).some(isWorldWrite);
-const callCount = (ctx: SafetyContext) => Object.keys(ctx.calls).length;
-const binds = (ctx: SafetyContext) => ctx.config.targets === 'bind';
-const recoveriesOf = (ctx: SafetyContext, tool: string, at?: number) =>
-  ctx.pendingRecoveries.filter(
-    (r) => r.tool === tool && (at === undefined || at - r.createdAt <= ctx.config.recoveryTtlMs),
-  );
-const attemptsOf = (ctx: SafetyContext, tool: string, at?: number) =>
-  recoveriesOf(ctx, tool, at).reduce((sum, r) => sum + r.attempts, 0);
-const list = (targets: readonly string[]) => `[${targets.join(', ')}]`;
-const without = (targets: readonly string[], gone: readonly string[]) => targets.filter((t) => !gone.includes(t));
-const sameSet = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((t) => b.includes(t)) && b.every((t) => a.includes(t));
-
-/** The flags docs/behaviour.md names; `user_input` and checks must leave them alone. */
-const FLAG_KEYS = [
-  'wroteThisEpisode',
-  'readAfterWrite',
-  'consecutiveVerifyBlocks',
-  'lastWriteTool',
-  'lastWriteAt',
-  'lastReadTool',
-  'lastReadAt',
-  'writeEpoch',
-] as const satisfies readonly (keyof SafetyContext)[];
-
-function changedFlags(step: Step, keys: readonly (keyof SafetyContext)[] = FLAG_KEYS): string[] {
-  return keys.filter((k) => step.before.context[k] !== step.after.context[k]);
-}
-
-function describeChange(step: Step, keys: string[]): string {
-  const b = step.before.context as unknown as Record<string, unknown>;
-  const a = step.after.context as unknown as Record<string, unknown>;
-  return keys.map((k) => `${k} ${JSON.stringify(b[k])} → ${JSON.stringify(a[k])}`).join(', ');
-}
-
-const moved = (step: Step) => `${stateOf(step.before)} → ${stateOf(step.after)}`;
-
-/** Expects a block with `code` and no change of state; otherwise says what happened. */
-function expectBlock(step: Step, what: string, code: BlockReasonCode): string | null {
-  if (step.decision !== 'blocked')
-    return `${what} was allowed${stateOf(step.after) !== stateOf(step.before) ? ` (${moved(step)})` : ''}`;
-  if (reasonOf(step) !== code) return `${what} was blocked with ${reasonOf(step)}, not ${code}`;
-  if (stateOf(step.after) !== stateOf(step.before)) return `${what} was blocked but the state moved (${moved(step)})`;
-  return null;
-}
-
-/** The targets of a write attempt no evidence has validated yet (binding only; a state-only write names the agent's own records). */
-function unvalidatedOf(step: Step): readonly string[] {
-  const ctx = step.before.context;
-  if (!binds(ctx) || !isWriteAttempt(step) || isStateOnlyAttempt(step)) return [];
-  return (subject(step)?.targets ?? []).filter((t) => !ctx.validatedTargets.includes(t));
-}
-
-/**
- * The targets a step counts as evidence for, under binding: those a successful resolve or read
- * carried and those a resolve, read or write revealed, unless the tool is untrusted; those the user
- * or a person named. A state-only write's or user input's success is evidence of nothing.
- */
-function evidenceOf(step: Step): readonly string[] {
-  const { event } = step;
-  if (event.type === 'TARGET_ESTABLISHED') return event.targets ?? [];
-  if (event.type === 'ATTEST') return event.evidence === 'target' ? (event.targets ?? []) : [];
-  const s = success(step);
-  if (!s || s.untrusted || s.kind === 'user_input' || (s.kind === 'write' && s.stateOnly)) return [];
-  const own = isDiscovery(s.kind) ? (s.targets ?? []) : [];
-  return event.type === 'TOOL_SUCCEEDED' && event.discovered ? [...own, ...event.discovered] : own;
-}
-
-/** A resolve or read that began after the last write landed (the causal test) and succeeded. */
-function causalRead(step: Step): StepSubject | undefined {
-  const s = success(step);
-  return s && isDiscovery(s.kind) && s.epoch === step.before.context.writeEpoch ? s : undefined;
-}
-
-/**
- * The block the rules require for a decision, whatever the mode (shadow mode decides as enforce
- * mode does): I1 (and the profiles) in RESOLVING, I2 in WRITING and VERIFYING, I3 for the final
- * answer, target binding in READING; the investigation profile refuses a state-only write first.
- */
-function requiredBlock(step: Step): BlockReasonCode | null {
-  const { event } = step;
-  const state = stateOf(step.before);
-  const ctx = step.before.context;
-  if (event.type === 'CHECK_FINAL_ANSWER')
-    return state === 'WRITING' || (state === 'VERIFYING' && !ctx.readAfterWrite) ? 'FINAL_ANSWER_UNVERIFIED' : null;
-  if (!isWriteAttempt(step)) return null;
-  const stateOnly = isStateOnlyAttempt(step);
-  if (stateOnly && ctx.config.profile === 'investigation') return 'POLICY_DENIED';
-  switch (state) {
-    case 'RESOLVING':
-      return stateOnly && ctx.config.profile === 'detection' ? null : 'NO_VALIDATED_TARGET';
-    case 'WRITING':
-      return 'WRITE_IN_FLIGHT';
-    case 'VERIFYING':
-      return 'UNVERIFIED_WRITE';
-    case 'READING':
-      return unvalidatedOf(step).length > 0 ? 'TARGET_NOT_VALIDATED' : null;
-  }
-}
+export type { Invariant } from './stepFacts.js';
 
 /**
  * The safety rules of docs/behaviour.md (I1–I8), the transition rules it writes
  * out (I9–I17), and the rules of target binding, human evidence, state-only
- * writes, execution profiles and shadow mode (I18–I24), each a predicate over one step.
+ * writes, execution profiles, shadow mode and provenance (I18–I27), each a predicate over one step.
  *
  * @example
  * import { invariants, stepOf } from 'assistant-safety/testing';
@@ -224,7 +52,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I2',
     name: 'No second write before the first is verified',
     sentence:
-      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE) and one attempted in WRITING is blocked (WRITE_IN_FLIGHT), state-only writes too; VERIFYING is left only by completeVerification after evidence, by a verification a person attested, by resetKeepProgress, or by reset.',
+      'A write attempted in VERIFYING is blocked (UNVERIFIED_WRITE), unless a person approved that very call (I27), and one attempted in WRITING is blocked (WRITE_IN_FLIGHT), state-only writes too; VERIFYING is left only by completeVerification after evidence, by a verification a person attested for the final answer, by the write a person approved, by resetKeepProgress, or by reset.',
     check: (step) => {
       const state = stateOf(step.before);
       const required = requiredBlock(step);
@@ -235,7 +63,10 @@ export const invariants: readonly Invariant[] = [
       if (state === 'VERIFYING' && stateOf(step.after) !== 'VERIFYING' && step.event.type !== 'RESET') {
         const verified =
           (step.event.type === 'COMPLETE_VERIFICATION' && step.before.context.readAfterWrite) ||
-          (step.event.type === 'ATTEST' && step.event.evidence === 'verification');
+          (step.event.type === 'ATTEST' &&
+            step.event.evidence === 'verification' &&
+            step.event.reasonCode === 'FINAL_ANSWER_UNVERIFIED') ||
+          approvedFor(step, 'UNVERIFIED_WRITE');
         if (!verified && step.event.type !== 'RESET_KEEP_PROGRESS')
           return `VERIFYING was left for ${stateOf(step.after)} by ${step.event.type} without verification`;
       }
@@ -260,9 +91,10 @@ export const invariants: readonly Invariant[] = [
     id: 'I4',
     name: 'Repeated attempts do not wear the gate down',
     sentence:
-      'Every write refused in VERIFYING for want of verification adds exactly one to consecutiveVerifyBlocks, and no count, however high, waives verification.',
+      'Every write refused in VERIFYING for want of verification adds exactly one to consecutiveVerifyBlocks, and no count, however high, waives verification (only a person’s approval of that very call does, I27).',
     check: (step) => {
-      if (!isWriteAttempt(step) || stateOf(step.before) !== 'VERIFYING') return null;
+      if (!isWriteAttempt(step) || stateOf(step.before) !== 'VERIFYING' || approvedFor(step, 'UNVERIFIED_WRITE'))
+        return null;
       const before = step.before.context.consecutiveVerifyBlocks;
       if (step.decision !== 'blocked') return `a write in VERIFYING was allowed after ${before} blocked attempts`;
       if (reasonOf(step) !== 'UNVERIFIED_WRITE') return null;
@@ -273,10 +105,12 @@ export const invariants: readonly Invariant[] = [
   {
     id: 'I5',
     name: 'Reads are never blocked',
-    sentence: 'No state, setting or profile blocks resolve, read or user_input, whether checked or begun.',
+    sentence:
+      'No state, setting or profile blocks resolve, read or user_input, whether checked or begun, but an egress read to an unvalidated destination under target binding (I26).',
     check: (step) => {
       if (step.event.type !== 'CHECK_TOOL' && step.event.type !== 'BEGIN_CALL') return null;
       if (step.event.kind === 'write' || step.decision !== 'blocked') return null;
+      if (requiredBlock(step) === 'EGRESS_NOT_VALIDATED') return null;
       return `a ${step.event.kind} was blocked in ${stateOf(step.before)} (${reasonOf(step)})`;
     },
   },
@@ -495,7 +329,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I14',
     name: 'Blocks only where a rule says so',
     sentence:
-      'A decision is blocked exactly when I1–I3, I18 or I23 require it, with their reason code, in shadow mode as in enforce mode; a blocked decision moves no state, and checks (canExecuteTool, canFinalAnswer) move no state at all.',
+      'A decision is blocked exactly when I1–I3, I18, I23 or I26 require it (a creating write with an unvalidated recipient is TARGET_NOT_VALIDATED in RESOLVING too), with their reason code, in shadow mode as in enforce mode; a blocked decision moves no state, and checks (canExecuteTool, canFinalAnswer) move no state at all.',
     check: (step) => {
       const { event } = step;
       if (step.decision === null) return null;
@@ -614,135 +448,7 @@ export const invariants: readonly Invariant[] = [
       return null;
     },
   },
-  {
-    id: 'I18',
-    name: 'No write to an unvalidated target',
-    sentence:
-      'With target binding, a write checked or begun in READING that names a target no evidence has validated is blocked (TARGET_NOT_VALIDATED) and the block names exactly those targets; no write on the world is ever in flight with a target that is not validated.',
-    check: (step) => {
-      const a = step.after.context;
-      if (binds(a))
-        for (const id in a.calls) {
-          const call = a.calls[id]!;
-          const missing = (call.targets ?? []).filter((t) => !a.validatedTargets.includes(t));
-          if (isWorldWrite(call) && missing.length)
-            return `a write to ${list(missing)} is in flight, not validated (validated: ${list(a.validatedTargets)})`;
-        }
-      if (stateOf(step.before) !== 'READING') return null;
-      const missing = unvalidatedOf(step);
-      if (missing.length === 0) return null;
-      const wrong = expectBlock(step, `a write to unvalidated ${list(missing)}`, 'TARGET_NOT_VALIDATED');
-      if (wrong) return wrong;
-      const named = a.lastBlock?.targets ?? [];
-      return sameSet(named, missing) ? null : `the block named ${list(named)}, not the unvalidated ${list(missing)}`;
-    },
-  },
-  {
-    id: 'I19',
-    name: 'Targets are validated only by evidence',
-    sentence:
-      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (never an untrusted tool’s, never a state-only write’s), those targetEstablished() names, and those a person attested as a target (an attested verification validates none); nothing but reset() removes one. Without binding none is kept.',
-    check: (step) => {
-      const b = step.before.context;
-      const a = step.after.context;
-      if (!binds(b))
-        return a.validatedTargets.length || a.uncoveredTargets.length
-          ? `without binding the session kept targets (${describeChange(step, ['validatedTargets', 'uncoveredTargets'])})`
-          : null;
-      if (step.event.type === 'RESET') return null;
-      const evidence = evidenceOf(step);
-      const dropped = without(b.validatedTargets, a.validatedTargets);
-      if (dropped.length) return `${step.event.type} dropped the validated ${list(dropped)}`;
-      const added = without(a.validatedTargets, b.validatedTargets);
-      const unfounded = without(added, evidence);
-      if (unfounded.length)
-        return `${step.event.type} validated ${list(unfounded)} without evidence${success(step)?.untrusted ? ' (an untrusted tool)' : ''}`;
-      // Evidence that must count: a discovery's success, what a gated write's result revealed, the
-      // user's targets, a person's attested target.
-      const s = success(step);
-      const counts =
-        (s !== undefined && (isDiscovery(s.kind) || (isWorldWrite(s) && s.ended && !s.ungated))) ||
-        step.event.type === 'TARGET_ESTABLISHED' ||
-        step.event.type === 'ATTEST';
-      const ignored = counts ? without(evidence, a.validatedTargets) : [];
-      return ignored.length ? `${step.event.type} did not validate ${list(ignored)}` : null;
-    },
-  },
-  {
-    id: 'I20',
-    name: 'A targeted write is verified only by a covering read begun after it',
-    sentence:
-      'With target binding, a write that names targets leaves them all to be covered; only a trusted resolve or read begun after it landed covers the targets it carried or revealed, and readAfterWrite becomes true exactly when such reads together cover every one (a read without targets covers none); nothing else covers a target.',
-    check: (step) => {
-      const b = step.before.context;
-      const a = step.after.context;
-      if (!binds(b)) return null;
-      if (a.writeEpoch === b.writeEpoch + 1) {
-        // A write was recorded: its targets (a self-verified one's none) are now to be covered.
-        const s = subject(step);
-        const selfVerified = a.readAfterWrite;
-        const expected = selfVerified ? [] : (s?.targets ?? []);
-        return sameSet(a.uncoveredTargets, expected)
-          ? null
-          : `a landed write to ${list(s?.targets ?? [])} left ${list(a.uncoveredTargets)} to cover, not ${list(expected)}`;
-      }
-      const grown = without(a.uncoveredTargets, b.uncoveredTargets);
-      if (grown.length) return `${step.event.type} added ${list(grown)} to the targets to cover`;
-      const causal = causalRead(step);
-      const verifying = stateOf(step.before) === 'VERIFYING';
-      const evidence = causal && verifying ? evidenceOf(step) : [];
-      const left = without(b.uncoveredTargets, evidence);
-      if (!b.readAfterWrite && a.readAfterWrite && !step.event.type.startsWith('RESET')) {
-        if (left.length) return `a read of ${list(evidence)} set readAfterWrite with ${list(left)} not covered`;
-        return null;
-      }
-      if (causal && verifying && !b.readAfterWrite) {
-        if (left.length === 0 && !a.readAfterWrite)
-          return `a read began after the write covered every target (${list(b.uncoveredTargets)}) and did not verify it`;
-        if (!sameSet(a.uncoveredTargets, left))
-          return `after a read of ${list(evidence)} the targets to cover are ${list(a.uncoveredTargets)}, not ${list(left)}`;
-        return null;
-      }
-      // Nothing but a covering read shrinks them while the write is unverified.
-      const leftVerifying = stateOf(step.after) !== 'VERIFYING' || a.readAfterWrite;
-      const covered = without(b.uncoveredTargets, a.uncoveredTargets);
-      if (covered.length && !leftVerifying)
-        return `${step.event.type} covered ${list(covered)} without a read begun after the write`;
-      return null;
-    },
-  },
-  {
-    id: 'I21',
-    name: 'Attestation is evidence, never a bypass',
-    sentence:
-      'A person’s attestation decides nothing and starts no call. An attested target sends RESOLVING to READING and elsewhere moves no state (its targets are validated, I19); an attested verification in VERIFYING goes to READING like completeVerification after evidence (readAfterWrite, the counter and the targets to cover cleared, wroteThisEpisode kept) and anywhere else changes nothing: a write in flight cannot be attested.',
-    check: (step) => {
-      const { event } = step;
-      if (event.type !== 'ATTEST') return null;
-      const b = step.before.context;
-      const a = step.after.context;
-      const from = stateOf(step.before);
-      if (a.blockCount !== b.blockCount || callCount(a) !== callCount(b)) return 'an attestation decided a call';
-      if (event.evidence === 'target') {
-        const expected = from === 'RESOLVING' ? 'READING' : from;
-        if (stateOf(step.after) !== expected) return `an attested target went ${moved(step)}, not to ${expected}`;
-        const changed = changedFlags(step);
-        return changed.length ? `an attested target changed ${describeChange(step, changed)}` : null;
-      }
-      if (from === 'VERIFYING') {
-        if (stateOf(step.after) !== 'READING') return `an attested verification went ${moved(step)}, not to READING`;
-        if (a.readAfterWrite || a.consecutiveVerifyBlocks !== 0 || a.uncoveredTargets.length)
-          return `an attested verification left ${describeChange(step, ['readAfterWrite', 'consecutiveVerifyBlocks', 'uncoveredTargets'])}`;
-        if (a.wroteThisEpisode !== b.wroteThisEpisode || a.validatedTargets !== b.validatedTargets)
-          return `an attested verification changed ${describeChange(step, ['wroteThisEpisode', 'validatedTargets'])}`;
-        return null;
-      }
-      const changed = changedFlags(step, [...FLAG_KEYS, 'validatedTargets', 'uncoveredTargets']);
-      if (stateOf(step.after) !== from || changed.length)
-        return `an attested verification in ${from} changed something (${moved(step)}${changed.length ? `; ${describeChange(step, changed)}` : ''})`;
-      return null;
-    },
-  },
+  ...bindingInvariants,
   {
     id: 'I22',
     name: 'A state-only write touches only the agent’s own records',
@@ -814,6 +520,7 @@ export const invariants: readonly Invariant[] = [
       return null;
     },
   },
+  ...provenanceInvariants,
 ];
 
 /**

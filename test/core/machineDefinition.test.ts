@@ -70,7 +70,7 @@ describe('the machine as data', () => {
     def.states.READING.on.BEGIN_CALL[0].target = 'WRTING';
     def.states.READING.on.BEGIN_CALL[0].actions = ['beginCal'];
     def.states.READING.on.TOOL_SUCEEDED = [{ description: 'typo' }];
-    def.states.RESOLVING.on.CHECK_TOOL[0].actions[0].params.reasonCode = 'NOPE';
+    def.states.RESOLVING.on.CHECK_TOOL[1].actions[0].params.reasonCode = 'NOPE';
     def.guards.notAGuard = { description: 'x' };
     const paths = issuesOf(def).map((i) => `${i.code} ${formatPath(i.path)}`);
     expect(paths).toEqual(
@@ -79,7 +79,7 @@ describe('the machine as data', () => {
         'unknown_state states.READING.on.BEGIN_CALL[0].target',
         'unknown_action states.READING.on.BEGIN_CALL[0].actions[0]',
         'unknown_event states.READING.on.TOOL_SUCEEDED',
-        'invalid_params states.RESOLVING.on.CHECK_TOOL[0].actions[0].params.reasonCode',
+        'invalid_params states.RESOLVING.on.CHECK_TOOL[1].actions[0].params.reasonCode',
         'unknown_guard guards.notAGuard',
       ]),
     );
@@ -102,7 +102,7 @@ describe('the machine as data', () => {
     delete def.guards.isWrite;
     def.states.VERIFYING.on.CHECK_TOOL[0].actions[1] = { type: 'countVerifyBlock', params: { by: 2 } };
     const codes = issuesOf(def).map((i) => `${i.code} ${formatPath(i.path)}`);
-    expect(codes).toContain('undescribed states.RESOLVING.on.CHECK_TOOL[0].guard');
+    expect(codes).toContain('undescribed states.RESOLVING.on.CHECK_TOOL[1].guard');
     expect(codes).toContain('invalid_params states.VERIFYING.on.CHECK_TOOL[0].actions[1].params');
   });
 

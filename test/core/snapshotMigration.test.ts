@@ -12,7 +12,7 @@ describe('snapshots of version 1', () => {
     const v1 = { ...v2, version: 1, context };
     const restored = restoreSafetySession(JSON.parse(JSON.stringify(v1)));
     expect(restored.state).toBe('WRITING');
-    expect(restored.persist().version).toBe(2);
+    expect(restored.persist().version).toBe(3);
     expect(restored.context.validatedTargets).toEqual([]);
     restored.endToolCall({ id: 'w', ok: true });
     expect(restored.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' })?.reasonCode).toBe('UNVERIFIED_WRITE');

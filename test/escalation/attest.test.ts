@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  APPROVAL_TTL_MS,
+  callDigest,
   createMemoryRecorder,
   createSafetySession,
   replayRecording,
@@ -14,13 +16,16 @@ function call(s: SafetySession, id: string, kind: 'resolve' | 'read' | 'write', 
 }
 
 describe('attestation: a person supplies the evidence a block asked for', () => {
-  it('should attest a missing target, after which the same call is allowed by the machine', () => {
+  it('should attest a missing target for that call only, after which the same call is allowed by the machine', () => {
     const s = createSafetySession();
     const blocked = s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' })!;
     expect(blocked.reasonCode).toBe('NO_VALIDATED_TARGET');
     expect(s.attest(blocked, { by: 'alice', note: 'vm-101 is the one' })).toBe(true);
-    expect(s.state).toBe('READING');
+    // The answer is for the call the person saw: no target was established for any other call.
+    expect(s.state).toBe('RESOLVING');
+    expect(s.beginToolCall({ id: 'x1', kind: 'write', tool: 'delete_vm' })?.reasonCode).toBe('NO_VALIDATED_TARGET');
     expect(s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm' })).toBeNull();
+    expect(s.state).toBe('WRITING');
   });
 
   it('should attest exactly the targets a TARGET_NOT_VALIDATED block named', () => {
@@ -35,15 +40,44 @@ describe('attestation: a person supplies the evidence a block asked for', () => 
     expect(s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart_vm', targets: ['vm:3'] })).not.toBeNull();
   });
 
-  it('should attest verification of an unverified write, so the next write runs', () => {
+  it('should attest an unverified write for the blocked call only, once', () => {
     const s = createSafetySession();
     call(s, 'r1', 'read', 'get_vm');
     call(s, 'w1', 'write', 'restart_vm');
     const blocked = s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' })!;
     expect(blocked.reasonCode).toBe('UNVERIFIED_WRITE');
     expect(s.attest(blocked, { by: 'bob' })).toBe(true);
-    expect(s.state).toBe('READING');
+    expect(s.state).toBe('VERIFYING');
+    // Another call never inherits the answer.
+    expect(s.beginToolCall({ id: 'x2', kind: 'write', tool: 'delete_vm' })?.reasonCode).toBe('UNVERIFIED_WRITE');
     expect(s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' })).toBeNull();
+    s.endToolCall({ id: 'w2', ok: true });
+    // Used once: the same call again waits for its own verification.
+    expect(s.beginToolCall({ id: 'w3', kind: 'write', tool: 'stop_vm' })?.reasonCode).toBe('UNVERIFIED_WRITE');
+  });
+
+  it('should bind an approval to the call digest given by the caller (its arguments)', () => {
+    const s = createSafetySession();
+    call(s, 'r1', 'read', 'get_vm');
+    call(s, 'w1', 'write', 'restart_vm');
+    const a = callDigest({ tool: 'scale', args: { replicas: 3 } });
+    const b = callDigest({ tool: 'scale', args: { replicas: 300 } });
+    const blocked = s.beginToolCall({ id: 'w2', kind: 'write', tool: 'scale', digest: a })!;
+    expect(blocked.digest).toBe(a);
+    expect(s.attest(blocked, { by: 'bob' })).toBe(true);
+    expect(s.beginToolCall({ id: 'w3', kind: 'write', tool: 'scale', digest: b })?.reasonCode).toBe('UNVERIFIED_WRITE');
+    expect(s.beginToolCall({ id: 'w4', kind: 'write', tool: 'scale', digest: a })).toBeNull();
+  });
+
+  it('should let an approval lapse after its time', () => {
+    let t = 0;
+    const s = createSafetySession({ now: () => t });
+    call(s, 'r1', 'read', 'get_vm');
+    call(s, 'w1', 'write', 'restart_vm');
+    const blocked = s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' })!;
+    s.attest(blocked, { by: 'bob' });
+    t += APPROVAL_TTL_MS + 1;
+    expect(s.beginToolCall({ id: 'w2', kind: 'write', tool: 'stop_vm' })?.reasonCode).toBe('UNVERIFIED_WRITE');
   });
 
   it('should allow the final answer after an attested verification', () => {
@@ -109,6 +143,7 @@ describe('attestation: a person supplies the evidence a block asked for', () => 
         targets: ['vm:2'],
         by: 'alice',
         note: 'approved in chat',
+        digest: blocked.digest,
       },
       { type: 'attest', reasonCode: 'FINAL_ANSWER_UNVERIFIED', evidence: 'verification', by: 'alice' },
     ]);

@@ -20,7 +20,7 @@ describe('assistant-safety check', () => {
     const { code, out } = await run(['check']);
     console.log(out);
     expect(code).toBe(0);
-    expect(out).toMatch(/\d+ configurations, \d+ edges, 24 invariants/);
+    expect(out).toMatch(/\d+ configurations, \d+ edges, 27 invariants/);
     expect(out).toContain('every invariant holds on every edge');
   });
 

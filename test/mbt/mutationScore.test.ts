@@ -33,7 +33,7 @@ describe('the mutation score of the shipped machine', () => {
 
   it('should owe each kill to an invariant: a mutant survives a check without the one that kills it', () => {
     // Dropping the write gate of RESOLVING's beginToolCall blocks reads too: I5 sees it, I13 cannot.
-    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard RESOLVING.BEGIN_CALL[2] (isWrite)')!;
+    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard RESOLVING.BEGIN_CALL[5] (isWrite)')!;
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I5') }).status).toBe('killed');
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I13') }).status).toBe('survived');
     expect(tryMutant(mutant, { invariants: [] }).status).toBe('survived');
@@ -55,7 +55,10 @@ describe('the mutation score of the shipped machine', () => {
     // State-only writes and profiles.
     ['drop-transition *.TOOL_SUCCEEDED[0]', 'I22'],
     ['drop-transition READING.BEGIN_CALL[0]', 'I23'],
-    ['drop-transition RESOLVING.BEGIN_CALL[1]', 'I23'],
+    ['drop-transition RESOLVING.BEGIN_CALL[2]', 'I23'],
+    // Provenance: an egress read to anywhere runs; any write in VERIFYING passes as if approved.
+    ['drop-transition *.BEGIN_CALL[0]', 'I26'],
+    ['swap-guard VERIFYING.BEGIN_CALL[1] isApprovedUnverifiedWrite→isWrite', 'I27'],
     // Shadow mode: a call the gate would block no longer runs ungated.
     ['drop-action *.RUN_UNGATED[0] runUngated', 'I24'],
   ])('should kill %s with %s alone, and not without invariants', (id, invariant) => {

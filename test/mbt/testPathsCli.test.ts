@@ -17,7 +17,7 @@ describe('assistant-safety test-paths', () => {
     console.log(out.join('\n'));
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/(\d+) passed, 0 failed/);
-    expect(out.join('\n')).toContain('transitions: 46/46 (100%)');
+    expect(out.join('\n')).toContain('transitions: 55/55 (100%)');
     const xml = readFileSync(file, 'utf8');
     const tests = Number(/<testsuites [^>]*tests="(\d+)"/.exec(xml)![1]);
     expect(xml.match(/<testcase /g)?.length).toBe(tests);

@@ -140,13 +140,15 @@ describe('target binding', () => {
     expect(again.readAfterWrite).toBe(true);
   });
 
-  it('should keep a snapshot with 100 validated targets under 4 KB, and cap the set by dropping the oldest', () => {
+  it('should keep a snapshot with 100 validated targets (and where each came from) under 8 KB, and cap the set by dropping the oldest', () => {
     const s = createSafetySession({ targets: 'bind' });
     for (let i = 0; i < 100; i++) call(s, `r${i}`, 'read', 'get_vm', [`vm:${i}`]);
-    expect(JSON.stringify(s.persist()).length).toBeLessThan(4096);
+    expect(JSON.stringify(s.persist()).length).toBeLessThan(8192);
+    expect(s.context.provenance).toHaveLength(100);
     for (let i = 100; i < 400; i++) call(s, `r${i}`, 'read', 'get_vm', [`vm:${i}`]);
     expect(s.validatedTargets.length).toBe(256);
     expect(s.validatedTargets[0]).toBe('vm:144');
+    expect(s.context.provenance.map((p) => p.target)).toEqual(s.validatedTargets);
     expect(s.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm', targets: ['vm:0'] })?.reasonCode).toBe(
       'TARGET_NOT_VALIDATED',
     );

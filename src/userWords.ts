@@ -1,0 +1,130 @@
+/*
+ * The user's own words as a source of validated targets. A session keeps the user's (and the
+ * engineer's system) messages in a normalised form; a write target whose value stands in one of
+ * them is validated with source `user`. Tool output never reaches this list: only
+ * `session.userMessage` adds to it. The matching rule is documented in docs/targets.md.
+ */
+
+/** How many messages a session keeps; at the cap the oldest is dropped (the gate only gets stricter). */
+export const MAX_USER_MESSAGES = 16;
+/** The longest message kept, in characters; the rest is cut (a value past it is simply not found). */
+export const MAX_USER_MESSAGE_LENGTH = 8192;
+/** The shortest value a message can validate: one character stands in almost any text (`a`, `1`); two must still stand as a whole word. */
+export const MIN_USER_VALUE_LENGTH = 2;
+
+/**
+ * A message as the session keeps it: NFKC, lower case, typographic quotes as plain ones, every run
+ * of white space as one space, trimmed, cut at {@link MAX_USER_MESSAGE_LENGTH}.
+ *
+ * @example
+ * normaliseWords('Pay  “GB29 NWBK”\n now'); // 'pay "gb29 nwbk" now'
+ */
+export function normaliseWords(text: string): string {
+  return text
+    .slice(0, MAX_USER_MESSAGE_LENGTH * 2)
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'")
+    .replace(/[\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_USER_MESSAGE_LENGTH);
+}
+
+/** Characters that may stand right before a value: a start of words, an opening quote or bracket. */
+const BEFORE = new Set([' ', '"', "'", '(', '[', '{', '<', '`', ',', ';', ':', '=']);
+/** Characters that may stand right after a value: an end of words, a closing quote or bracket, punctuation. */
+const AFTER = new Set([' ', '"', "'", ')', ']', '}', '>', '`', ',', ';', ':', '.', '!', '?']);
+
+/** The value of a target key: the key itself, and the part after a `prefix:` (not after `scheme://`). */
+function valuesOfTarget(target: string): string[] {
+  const out = [target];
+  const colon = target.indexOf(':');
+  if (colon > 0 && colon <= 32 && !target.startsWith('//', colon + 1) && colon < target.length - 1)
+    out.push(target.slice(colon + 1));
+  return out;
+}
+
+/** A value as it is compared: normalised as a message is, without surrounding quotes or trailing punctuation. */
+function normaliseValue(value: string): string {
+  return normaliseWords(value)
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .replace(/[.,;:!?]+$/, '');
+}
+
+/** Whether `value` stands in `text` as whole words (the characters around it end a word). */
+function standsIn(text: string, value: string): boolean {
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    const before = i === 0 ? ' ' : text[i - 1]!;
+    const end = i + value.length;
+    const after = end === text.length ? ' ' : text[end]!;
+    if (BEFORE.has(before) && AFTER.has(after)) return true;
+  }
+  return false;
+}
+
+/** Without the spaces and hyphens people type inside long identifiers (an IBAN in groups of four). */
+const compact = (s: string) => s.replace(/[\s-]+/g, '');
+/** Numbers as typed with thousands separators (`1,000`, `1 000`, `1_000`) read as the digits. */
+const plainNumbers = (s: string) => s.replace(/(\d)[, _](?=\d{3}(?!\d))/g, '$1');
+
+/**
+ * The words of a message a target's value stands in, or undefined. A value matches when, after
+ * both are normalised ({@link normaliseWords}), it stands in the message as whole words; a long
+ * identifier (8 or more characters with a digit) also matches when typed with spaces or hyphens
+ * inside it; a number also matches when typed with thousands separators.
+ *
+ * @example
+ * userWordsFor('iban:GB29NWBK60161331926819', ['pay gb29 nwbk 6016 1331 9268 19 today']); // 'gb29nwbk60161331926819'
+ * userWordsFor('email:bob@example.com', ['mail "bob@example.com".']);                   // 'bob@example.com'
+ * userWordsFor('email:bob@example.com', ['mail bob@example.com.evil']);                 // undefined
+ */
+export function userWordsFor(target: string, messages: readonly string[]): string | undefined {
+  if (messages.length === 0) return undefined;
+  for (const raw of valuesOfTarget(target)) {
+    const value = normaliseValue(raw);
+    if (value.length < MIN_USER_VALUE_LENGTH) continue;
+    for (const text of messages) if (standsIn(text, value)) return value;
+    const bare = compact(value);
+    if (bare.length >= 8 && /\d/.test(bare) && !/[\s]/.test(value))
+      for (const text of messages) if (compact(text).includes(bare)) return bare;
+    if (/^\d+([.]\d+)?$/.test(value))
+      for (const text of messages) if (standsIn(plainNumbers(text), value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A call's digest: what a person's approval is bound to. The tool, the arguments in canonical JSON
+ * (keys sorted at every level) and the targets (sorted), hashed with two 32-bit FNV-1a passes. It
+ * tells calls apart; it is not a signature (the session store must be protected, docs/escalation.md).
+ *
+ * @example
+ * callDigest({ tool: 'send_money', args: { to: 'a', amount: 5 } }) ===
+ *   callDigest({ tool: 'send_money', args: { amount: 5, to: 'a' } }); // true
+ */
+export function callDigest(call: { tool: string; args?: unknown; targets?: readonly string[] }): string {
+  const text = `${call.tool}\u0000${canonicalJson(call.args)}\u0000${[...(call.targets ?? [])].sort().join('\u0001')}`;
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c ^ (i & 0xff), 0x01000193) >>> 0;
+  }
+  return `call:${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+}
+
+/** JSON with object keys sorted at every level; anything JSON cannot say is `null`, as `JSON.stringify` has it. */
+function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > 64) return 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
