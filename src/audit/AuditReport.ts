@@ -47,8 +47,11 @@ export const AuditReport = z.object({
   blockedByState: counts,
   /** Where each trace's first block falls: at which call (1-based, bucketed), and how far into the trace. */
   firstBlock: z.object({ atCall: counts, atPart: counts }),
-  /** Blocked calls whose reason is one a person would be asked about (`reasons`), and the traces they are in. */
-  escalations: z.object({ calls: count, traces: count, reasons: z.array(z.string()) }),
+  /**
+   * Blocked calls whose reason is one a person would be asked about, the traces they are in, and how many of
+   * those calls each such reason code blocked (`reasons`: only the codes that blocked a call).
+   */
+  escalations: z.object({ calls: count, traces: count, reasons: counts }),
   /** Time the gate took per tool-call decision, in microseconds (from a histogram: within 3 %). */
   decisionTimeUs: z.object({ calls: count, p50: z.number(), p99: z.number(), max: z.number() }),
   /** The most common sequences of blocked tool names in a trace, up to 20, with one trace each. */
@@ -59,6 +62,19 @@ export const AuditReport = z.object({
   ),
   /** Tools no rule, `kind` or annotation declared (decided by a name verb, a generic verb, or write by default). */
   undeclared: z.array(z.string()),
+  /**
+   * One entry per audited trace, in the order audited: its id (the row's `id` when it has one, else
+   * `file:line`) and each blocked tool call (the assistant's tool call id, the tool, the reason code and
+   * the targets the call names; none when the rules name none).
+   */
+  traceDetail: z.array(
+    z.object({
+      id: z.string(),
+      blocked: z.array(
+        z.object({ callId: z.string(), tool: z.string(), reasonCode: z.string(), targets: z.array(z.string()) }),
+      ),
+    }),
+  ),
   /** Problems, file and line first (at most 100 kept; `errorCount` counts all). */
   errors: z.array(TraceIssue),
   errorCount: count,

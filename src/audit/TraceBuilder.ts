@@ -14,7 +14,9 @@ export interface BuildProblem extends StepPlace {
 
 /**
  * Collects the steps of one trace in order and checks what every format must hold: a call id is
- * used once, a result answers a call made earlier in the trace and not yet answered. The first
+ * not used again while its call waits for its result, a result answers a call made earlier in the
+ * trace and not yet answered. An id reused after its result came is a new call (real exports do
+ * this): the second call is paired with the second result. The first
  * problem makes the trace malformed; later steps are then ignored. A final answer is the
  * assistant's text after its last call and result.
  */
@@ -28,8 +30,11 @@ export class TraceBuilder {
 
   call(id: string, tool: string, args: unknown, place: StepPlace, at?: number): void {
     if (this.problem) return;
-    if (this.called.has(id)) {
-      this.problem = { ...place, message: `tool call id ${JSON.stringify(id)} is used twice in the trace` };
+    if (this.open.has(id)) {
+      this.problem = {
+        ...place,
+        message: `tool call id ${JSON.stringify(id)} is used again before its call's result came`,
+      };
       return;
     }
     this.called.add(id);

@@ -46,13 +46,19 @@ const GROWTH = 1.02;
 const bucketOf = (us: number) => Math.floor(Math.log(Math.max(us, 0.01) / 0.01) / Math.log(GROWTH));
 const valueOf = (b: number) => 0.01 * GROWTH ** (b + 0.5);
 
+/**
+ * Adds to a count kept as an own property: a tool named `constructor`, `toString` or `__proto__` is a
+ * key like any other (a plain `r[k] ?? 0` would read the prototype's, and `r['__proto__'] =` set it).
+ */
 const inc = (r: Record<string, number>, k: string, by = 1) => {
-  r[k] = (r[k] ?? 0) + by;
+  const now = Object.hasOwn(r, k) ? r[k]! : 0;
+  Object.defineProperty(r, k, { value: now + by, writable: true, enumerable: true, configurable: true });
 };
+const own = (r: Record<string, number>, k: string) => (Object.hasOwn(r, k) ? r[k] : undefined);
 
 /** The counts in a fixed key order (buckets read in their order), keys with none left out. */
 const ordered = (r: Record<string, number>, keys: readonly string[]) =>
-  Object.fromEntries(keys.filter((k) => r[k] !== undefined).map((k) => [k, r[k]!]));
+  Object.fromEntries(keys.filter((k) => own(r, k) !== undefined).map((k) => [k, r[k]!]));
 
 const sortedCounts = (r: Record<string, number>) =>
   Object.fromEntries(Object.entries(r).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
@@ -85,6 +91,8 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
   const atPart: Record<string, number> = {};
   let escalationCalls = 0;
   let escalationTraces = 0;
+  const escalationReasons: Record<string, number> = {};
+  const traceDetail: AuditReport['traceDetail'] = [];
   const histogram = new Map<number, number>();
   let maxUs = 0;
   const sequences = new Map<string, { tools: string[]; traces: number; example: string }>();
@@ -113,6 +121,7 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
       let first = -1;
       let escalated = false;
       const names: string[] = [];
+      const detail: AuditReport['traceDetail'][number]['blocked'] = [];
       for (const [i, c] of audit.calls.entries()) {
         calls.total++;
         const us = c.ms * 1000;
@@ -139,10 +148,13 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
         if (first === -1) first = i;
         if (escalate.has(c.reason!)) {
           escalationCalls++;
+          inc(escalationReasons, c.reason!);
           escalated = true;
         }
+        detail.push({ callId: c.id, tool: c.tool, reasonCode: c.reason!, targets: [...(c.targets ?? [])] });
         names.push(c.tool);
       }
+      traceDetail.push({ id: audit.id, blocked: detail });
       calls.resultsIgnored += audit.resultsIgnored;
       if (escalated) escalationTraces++;
       if (first !== -1) {
@@ -208,7 +220,7 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
           atCall: ordered(atCall, [...CALL_BUCKETS.map(([, k]) => k), 'final answer']),
           atPart: ordered(atPart, PARTS),
         },
-        escalations: { calls: escalationCalls, traces: escalationTraces, reasons: [...escalate] },
+        escalations: { calls: escalationCalls, traces: escalationTraces, reasons: sortedCounts(escalationReasons) },
         decisionTimeUs: { calls: total, p50: round(quantile(0.5)), p99: round(quantile(0.99)), max: round(maxUs) },
         sequences: [...sequences.values()]
           .sort((a, b) => b.traces - a.traces || a.tools.join().localeCompare(b.tools.join()))
@@ -216,6 +228,7 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
           .map((s) => ({ ...s, tools: [...s.tools] })),
         tools: toolRows,
         undeclared: toolRows.filter((t) => !t.decidedBy.some((r) => declaredBy.has(r))).map((t) => t.tool),
+        traceDetail: traceDetail.map((t) => ({ id: t.id, blocked: t.blocked.map((b) => ({ ...b })) })),
         errors: [...errors],
         errorCount,
       };

@@ -14,6 +14,8 @@ export interface CallDecision {
   rule: ClassificationRule;
   blocked: boolean;
   reason?: RecordedBlockCode;
+  /** The targets the call names (from the classifier's rules), when it names any. */
+  targets?: string[];
   /** The session's state when the call was asked. */
   state: SessionState;
   /** How long the decision took, in milliseconds. */
@@ -84,7 +86,9 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       const t0 = timer();
       const block = session.beginToolCall({ id: step.id, tool: step.tool, ...described });
       const ms = timer() - t0;
+      // An id is paired with the result that follows it: one reused after its result came is a new call.
       if (block) blocked.add(step.id);
+      else blocked.delete(step.id);
       calls.push({
         id: step.id,
         tool: step.tool,
@@ -92,11 +96,12 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
         rule,
         blocked: block !== null,
         ...(block && { reason: block.reasonCode }),
+        ...(described.targets !== undefined && { targets: described.targets }),
         state,
         ms,
       });
     } else if (step.type === 'result') {
-      if (blocked.has(step.id)) resultsIgnored++;
+      if (blocked.delete(step.id)) resultsIgnored++;
       else finishToolCall(session, { id: step.id, ok: step.ok });
     } else {
       const state = session.state;

@@ -26,5 +26,6 @@ export function renderAuditMarkdown(report: AuditReport): string {
     for (const e of report.errors) lines.push(`- ${e.file}:${e.line}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
     lines.push('');
   }
-  return lines.join('\n');
+  // A text file ends with one newline, whichever part came last.
+  return lines.join('\n').trimEnd() + '\n';
 }

@@ -30,6 +30,11 @@ export function reportSections(r: AuditReport): ReportSection[] {
       ],
     },
     { title: 'Blocked by reason (tool calls and final answers)', rows: entries(r.blocked), bars: true },
+    {
+      title: 'Blocked tool calls a person would be asked about, by reason',
+      rows: entries(r.escalations.reasons),
+      bars: true,
+    },
     { title: 'Blocked tool calls by tool', rows: entries(r.blockedByTool).slice(0, 20), bars: true },
     { title: 'Blocked by state', rows: entries(r.blockedByState), bars: true },
     { title: "Where a trace's first block falls: at call", rows: entries(r.firstBlock.atCall), bars: true },

@@ -113,8 +113,10 @@ export interface InsightsOptions {
   details?: boolean;
 }
 
+/** A count kept as an own property: a tool named `constructor` or `__proto__` is a key like any other. */
 const bump = (record: Record<string, number>, key: string, by = 1) => {
-  record[key] = (record[key] ?? 0) + by;
+  const now = Object.hasOwn(record, key) ? record[key]! : 0;
+  Object.defineProperty(record, key, { value: now + by, writable: true, enumerable: true, configurable: true });
 };
 
 function quantile(sorted: readonly number[], q: number): number {

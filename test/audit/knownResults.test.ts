@@ -113,7 +113,7 @@ describe('known results', () => {
       blockedByTool: { restart_vm: 1 },
       blockedByState: { VERIFYING: 2 },
       firstBlock: { atCall: { '4-5': 1 }, atPart: { 'last quarter': 1 } },
-      escalations: { calls: 1, traces: 1 },
+      escalations: { calls: 1, traces: 1, reasons: { UNVERIFIED_WRITE: 1 } },
       sequences: [{ tools: ['restart_vm'], traces: 1, example: 'blocked' }],
       undeclared: [],
     });

@@ -96,7 +96,7 @@ describe('--escalate', () => {
     const onlyUnverified = JSON.parse((await run('--escalate', 'UNVERIFIED_WRITE')).out);
     expect(onlyUnverified.escalations).toMatchObject({
       calls: all.blocked.UNVERIFIED_WRITE,
-      reasons: ['UNVERIFIED_WRITE'],
+      reasons: { UNVERIFIED_WRITE: all.blocked.UNVERIFIED_WRITE },
     });
     expect(all.escalations.calls).toBe((all.blocked.UNVERIFIED_WRITE ?? 0) + (all.blocked.NO_VALIDATED_TARGET ?? 0));
     const bad = await run('--escalate', 'UNVERIFIED_WRITE,NOPE');

@@ -309,7 +309,7 @@ export function countByHand(
     blockedByTool: {} as Record<string, number>,
     blockedByState: {} as Record<string, number>,
     atCall: {} as Record<string, number>,
-    escalations: { calls: 0, traces: 0 },
+    escalations: { calls: 0, traces: 0, reasons: {} as Record<string, number> },
     sequences: new Map<string, number>(),
     tools: new Map<string, { calls: number; blocked: number }>(),
   };
@@ -341,6 +341,7 @@ export function countByHand(
         inc(c.blockedByState, state);
         if (escalate.includes(block.reasonCode)) {
           c.escalations.calls++;
+          inc(c.escalations.reasons, block.reasonCode);
           escalated = true;
         }
         if (first === 0) first = index;
