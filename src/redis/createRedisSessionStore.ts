@@ -6,7 +6,15 @@ import {
   type SafetySessionOptions,
   type SessionState,
 } from '../index.js';
-import { createConnection, type Fields, openClient, type ScriptReply, unavailable, wrongType } from './connection.js';
+import {
+  createConnection,
+  type Fields,
+  openClient,
+  primariesOf,
+  type ScriptReply,
+  unavailable,
+  wrongType,
+} from './connection.js';
 import { type Attempt, type Call, createDecideAndSave } from './decideAndSave.js';
 import {
   SessionConflictError,
@@ -15,7 +23,7 @@ import {
   SessionStoreUnavailableError,
 } from './errors.js';
 import { createSessionMemory, type Held, tokenSource } from './heldSessions.js';
-import { idOfKey, scanPattern, SESSION_SUFFIX, sessionKey, streamKey } from './keys.js';
+import { idOfKey, keysShareSlot, scanPattern, SESSION_SUFFIX, sessionKey, streamKey } from './keys.js';
 import {
   DEFAULT_IDLE_TTL_MS,
   DEFAULT_KEY_PREFIX,
@@ -129,6 +137,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         : (options.streams.maxLen ?? DEFAULT_STREAM_MAX_LEN);
   const worker = options.worker ?? `${hostname()}:${process.pid}`;
   const recorder = options.recorder;
+  const replicated = options.durability === 'replicated';
   const wantEntries = streamMaxLen > 0 || recorder !== undefined;
   const report = (error: unknown) => {
     try {
@@ -146,7 +155,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
   const memory = createSessionMemory(maxKnown, sessionOptions, wantEntries);
   const { known, held } = memory;
 
-  const client = openClient(options.url, timeoutMs, commandTimeoutMs);
+  const client = openClient(options, timeoutMs, commandTimeoutMs);
   client.on('error', (e: Error) => options.onError?.(e));
 
   const counters: RedisSessionStoreStats = {
@@ -181,6 +190,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
     idleTtlMs,
     streamMaxLen,
     worker,
+    replicated,
     nextToken,
     recorder,
     report,
@@ -270,6 +280,12 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
   const checkId = (method: string, id: unknown): string => {
     if (typeof id !== 'string' || id.length === 0)
       throw new TypeError(`${method}: id: expected a non-empty string, got ${typeof id}`);
+    // A session's keys must share a slot for its scripts to run on a cluster (an id such as `}x`
+    // would break the key layout's hash tag): refused before anything is sent.
+    if (options.cluster !== undefined && !keysShareSlot(prefix, id))
+      throw new TypeError(
+        `${method}: id: ${JSON.stringify(id)} under key prefix ${JSON.stringify(prefix)} would put the session's keys in different cluster slots (an id starting with "}" does)`,
+      );
     return id;
   };
 
@@ -372,34 +388,40 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
 
     list({ limit = 1000 } = {}) {
       return simple(undefined, 'could not list the sessions', async () => {
-        const ids = new Set<string>();
-        let cursor = '0';
-        do {
-          const [next, keys] = await client.scan(cursor, 'MATCH', scanPattern(prefix, SESSION_SUFFIX), 'COUNT', 500);
-          cursor = next;
-          for (const key of keys) {
-            const id = idOfKey(prefix, key, SESSION_SUFFIX);
-            if (id !== undefined) ids.add(id);
-          }
-        } while (cursor !== '0' && ids.size < limit);
-        const chosen = [...ids].slice(0, limit);
-        if (chosen.length === 0) return [];
-        const pipeline = client.pipeline();
-        for (const id of chosen) pipeline.hmget(sessionKey(prefix, id), 'v', 'data', 'at');
-        const rows = (await pipeline.exec()) ?? [];
+        // Every primary holds its own slots: each is scanned, and its sessions read from it.
         const out: StoredSessionSummary[] = [];
-        rows.forEach(([error, fields], i) => {
-          if (error) return;
-          const [v, data, at] = fields as (string | null)[];
-          if (data == null) return; // expired or deleted since the scan
-          let state: SessionState;
-          try {
-            state = (JSON.parse(data) as { state: SessionState }).state;
-          } catch {
-            return;
-          }
-          out.push({ id: chosen[i]!, version: Number(v ?? 0), state, savedAt: Number(at ?? 0) });
-        });
+        let found = 0;
+        for (const node of primariesOf(client)) {
+          if (found >= limit) break;
+          const ids = new Set<string>();
+          let cursor = '0';
+          do {
+            const [next, keys] = await node.scan(cursor, 'MATCH', scanPattern(prefix, SESSION_SUFFIX), 'COUNT', 500);
+            cursor = next;
+            for (const key of keys) {
+              const id = idOfKey(prefix, key, SESSION_SUFFIX);
+              if (id !== undefined) ids.add(id);
+            }
+          } while (cursor !== '0' && found + ids.size < limit);
+          const chosen = [...ids].slice(0, limit - found);
+          found += chosen.length;
+          if (chosen.length === 0) continue;
+          const pipeline = node.pipeline();
+          for (const id of chosen) pipeline.hmget(sessionKey(prefix, id), 'v', 'data', 'at');
+          const rows = (await pipeline.exec()) ?? [];
+          rows.forEach(([error, fields], i) => {
+            if (error) return; // moved to another node since the scan
+            const [v, data, at] = fields as (string | null)[];
+            if (data == null) return; // expired or deleted since the scan
+            let state: SessionState;
+            try {
+              state = (JSON.parse(data) as { state: SessionState }).state;
+            } catch {
+              return;
+            }
+            out.push({ id: chosen[i]!, version: Number(v ?? 0), state, savedAt: Number(at ?? 0) });
+          });
+        }
         return out.sort((a, b) => a.savedAt - b.savedAt || a.id.localeCompare(b.id));
       });
     },
@@ -424,18 +446,17 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
       } catch (e) {
         return Promise.reject(e);
       }
+      const deadline = performance.now() + timeoutMs;
       return simple(id, 'could not delete the session', async () => {
-        const reply = await script<ScriptReply>(DELETE_SCRIPT, [
-          DELETE_SCRIPT_SHA,
-          '2',
-          sessionKey(prefix, id),
-          streamKey(prefix, id),
-          nextToken(),
-          idleTtlArg,
-        ]);
-        if (reply[0] === 3) throw wrongType(id, reply);
+        const args = [DELETE_SCRIPT_SHA, '2', sessionKey(prefix, id), streamKey(prefix, id), nextToken(), idleTtlArg];
+        // The session is forgotten either way: a delete that did land must not read as a loss.
         known.delete(id);
         held.delete(id);
+        const [reply, acks] = replicated
+          ? await connection.scriptAndWait<ScriptReply>(DELETE_SCRIPT, args, deadline - performance.now())
+          : [await script<ScriptReply>(DELETE_SCRIPT, args), 1];
+        if (reply[0] === 3) throw wrongType(id, reply);
+        if (acks < 1) throw new Error('deleted on the primary, but no replica acknowledged it before the deadline');
       });
     },
 

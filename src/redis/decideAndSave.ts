@@ -39,6 +39,8 @@ export interface SaveContext {
   idleTtlMs: number;
   streamMaxLen: number;
   worker: string;
+  /** `'replicated'`: a save counts only once a replica acknowledged it (`WAIT 1`, within the call's deadline). */
+  replicated: boolean;
   nextToken: () => string;
   recorder: SessionRecorder | undefined;
   report: (error: unknown) => void;
@@ -55,8 +57,8 @@ const isThenable = (v: unknown): boolean =>
  * without a load, and a refused save is answered with the stored fields.
  */
 export function createDecideAndSave(ctx: SaveContext) {
-  const { connection, memory, sessionOptions, prefix, idleTtlMs, streamMaxLen, worker, nextToken, recorder, report } =
-    ctx;
+  const { connection, memory, sessionOptions, prefix, idleTtlMs, streamMaxLen, worker, replicated } = ctx;
+  const { nextToken, recorder, report } = ctx;
   // The save script's fixed arguments, as the strings Redis receives.
   const idleTtlArg = String(idleTtlMs);
   const streamMaxLenArg = String(streamMaxLen);
@@ -142,13 +144,26 @@ export function createDecideAndSave(ctx: SaveContext) {
     for (let i = 0; i < n; i++) args.push(JSON.stringify(entries[i]));
     const until = performance.now() + idleTtlMs;
     let reply: ScriptReply;
+    let acks = 1;
     try {
-      reply = await connection.script<ScriptReply>(SAVE_SCRIPT, args);
+      if (replicated)
+        [reply, acks] = await connection.scriptAndWait<ScriptReply>(
+          SAVE_SCRIPT,
+          args,
+          call.deadline - performance.now(),
+        );
+      else reply = await connection.script<ScriptReply>(SAVE_SCRIPT, args);
     } catch (e) {
       throw unavailable(id, 'could not confirm the save', e);
     }
     const ok = reply[0];
     if (ok === 3) throw wrongType(id, reply);
+    if (ok === 1 && acks < 1) {
+      // The primary has the save, no replica acknowledged it in time: a failover now would lose
+      // it, so it is not confirmed. Neither remembered nor held: the next decision loads whatever
+      // Redis then holds (this save, once a replica copies it, or the session before it).
+      throw unavailable(id, 'saved on the primary, but no replica acknowledged it before the deadline');
+    }
     if (ok === 1) {
       memory.remember(id, { gen: String(reply[2] ?? ''), v: Number(reply[1]), until });
       // A call past its deadline holds nothing: the calls after it may have saved (and held) since.
