@@ -46,6 +46,13 @@ export interface SaveContext {
   report: (error: unknown) => void;
 }
 
+/**
+ * How long a save may wait for a replica with `remaining` ms left. Redis ends a WAIT that timed
+ * out on its server cron (every 100 ms at the default `hz 10`), measured up to 200 ms late: half
+ * the time left, at most 300 ms, is kept for that and the reply.
+ */
+const waitWithin = (remaining: number) => remaining - Math.min(300, remaining / 2);
+
 const isThenable = (v: unknown): boolean =>
   (typeof v === 'object' || typeof v === 'function') &&
   v !== null &&
@@ -150,7 +157,8 @@ export function createDecideAndSave(ctx: SaveContext) {
         [reply, acks] = await connection.scriptAndWait<ScriptReply>(
           SAVE_SCRIPT,
           args,
-          call.deadline - performance.now(),
+          // WAIT ends before the deadline, so the call's error says what happened.
+          waitWithin(call.deadline - performance.now()),
         );
       else reply = await connection.script<ScriptReply>(SAVE_SCRIPT, args);
     } catch (e) {
