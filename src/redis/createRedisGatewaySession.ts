@@ -1,8 +1,8 @@
-import { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SafetySession } from '../index.js';
 import type { SharedGatewaySession } from '../mcp/SharedGatewaySession.js';
 import { createRedisSessionStore, type RedisSessionStore } from './createRedisSessionStore.js';
+import { clientFor } from './connection.js';
 import { claimsKey } from './keys.js';
 import {
   DEFAULT_IDLE_TTL_MS,
@@ -90,7 +90,7 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
   const keyTtlMs = Math.max(redis.idleTtlMs ?? DEFAULT_IDLE_TTL_MS, leaseMs * 2);
   const key = claimsKey(redis.keyPrefix ?? DEFAULT_KEY_PREFIX, sessionId);
   const store = createRedisSessionStore(redis);
-  const client = new Redis(redis.url, {
+  const client = clientFor(redis, {
     commandTimeout: redis.commandTimeoutMs ?? redis.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
     retryStrategy: (times) => Math.min(50 * times, 1000),

@@ -31,3 +31,16 @@ export function idOfKey(prefix: string, key: string, suffix: string): string | u
 /** The claims of MCP gateways on a session's calls (createRedisGatewaySession). */
 const CLAIMS_SUFFIX = '}:c';
 export const claimsKey = (prefix: string, id: string) => `${prefix}{${id}${CLAIMS_SUFFIX}`;
+
+/** The part of a key Redis Cluster hashes: the first `{...}` with something inside, else the whole key. */
+function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  if (open < 0) return key;
+  const close = key.indexOf('}', open + 1);
+  return close <= open + 1 ? key : key.slice(open + 1, close);
+}
+
+/** Whether every key of the session hashes to one slot (what a script on a Redis Cluster needs). */
+export const keysShareSlot = (prefix: string, id: string): boolean =>
+  hashTag(sessionKey(prefix, id)) === hashTag(streamKey(prefix, id)) &&
+  hashTag(sessionKey(prefix, id)) === hashTag(claimsKey(prefix, id));

@@ -28,11 +28,28 @@ export const StoreSessionOptions = z.strictObject({
 export type StoreSessionOptions = z.infer<typeof StoreSessionOptions>;
 
 /** Options of {@link createRedisSessionStore}. */
-export const RedisSessionStoreOptions = z.strictObject({
-  /** `redis://[user:password@]host:port[/db]` or `rediss://...`. */
-  url: z
-    .string()
-    .refine((u) => URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol), 'expected a redis:// or rediss:// URL'),
+const redisUrl = z
+  .string()
+  .refine((u) => URL.canParse(u) && /^rediss?:$/.test(new URL(u).protocol), 'expected a redis:// or rediss:// URL');
+
+/** How far a save must have gone before `withSession` resolves. */
+export const RedisDurability = z.enum(['primary', 'replicated']);
+export type RedisDurability = z.infer<typeof RedisDurability>;
+
+const StoreOptionsObject = z.strictObject({
+  /** One server: `redis://[user:password@]host:port[/db]` or `rediss://...`. Exactly one of `url` and `cluster`. */
+  url: redisUrl.optional(),
+  /**
+   * A Redis Cluster (or Valkey cluster): some of its nodes, `redis://host:port` each (credentials
+   * and TLS from the first); the rest are found from them. Exactly one of `url` and `cluster`.
+   */
+  cluster: z.array(redisUrl).min(1, 'expected at least one node URL').max(1000).optional(),
+  /**
+   * `'primary'` (the default): a save is confirmed once the primary has it; a failover before a
+   * replica copied it loses it. `'replicated'`: confirmed only once at least one replica has it
+   * (`WAIT 1`, bounded by the call's deadline); otherwise the call rejects with `STORE_UNAVAILABLE`.
+   */
+  durability: RedisDurability.optional(),
   /** Prefix of every key the store uses. Default `assistant-safety:`. */
   keyPrefix: z.string().optional(),
   /** A session (and its stream) expires after this long without a save. Default 24 hours. */
@@ -74,6 +91,18 @@ export const RedisSessionStoreOptions = z.strictObject({
     .optional(),
   /** Told of connection errors (the calls themselves reject). Default: silent. */
   onError: fn<(error: Error) => void>('an error handler').optional(),
+});
+
+export const RedisSessionStoreOptions = StoreOptionsObject.superRefine((o, ctx) => {
+  if ((o.url === undefined) === (o.cluster === undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: [o.url === undefined ? 'url' : 'cluster'],
+      message:
+        o.url === undefined
+          ? 'expected exactly one of url (one server) and cluster (a Redis Cluster), got neither'
+          : 'expected exactly one of url (one server) and cluster (a Redis Cluster), got both',
+    });
 });
 export type RedisSessionStoreOptions = z.infer<typeof RedisSessionStoreOptions>;
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { RecordingEntry } from '../index.js';
 
 /** One entry of a session's recording stream. */
@@ -47,7 +47,7 @@ export function parseStreamRow(row: [string, string[]]): StreamRecord {
 
 /** Reads a stream's entries after `after` (exclusive; default from the start), at most `count` (default all). */
 export async function readStreamRecords(
-  client: Redis,
+  client: Redis | Cluster,
   key: string,
   { after, count = Infinity }: { after?: string; count?: number } = {},
 ): Promise<StreamRecord[]> {
@@ -67,7 +67,7 @@ export async function readStreamRecords(
  * A session's stream as JSON Lines text, page by page: what `replayRecordingStream`
  * (and `assistant-safety replay --redis`) reads.
  */
-export async function* streamRecordingLines(client: Redis, key: string): AsyncGenerator<string> {
+export async function* streamRecordingLines(client: Redis | Cluster, key: string): AsyncGenerator<string> {
   let from = '-';
   for (;;) {
     const rows = (await client.xrange(key, from, '+', 'COUNT', 1000)) as [string, string[]][];
