@@ -28,6 +28,12 @@ import { createToolCatalogue, type Explained } from './toolCatalogue.js';
  * transports and admits each tools/call through those pieces.
  */
 
+/** The `_meta` key under which the gateway tells the client what the gate did with an answer. */
+export const GATE_META = 'assistant-safety/gate';
+/** The warning a client gets with a result whose end the shared session could not save. */
+export const END_NOT_RECORDED =
+  'assistant-safety gateway: this tool ran and this is its result, but the safety session could not record that it ended (its store is unreachable). Do not run it again: the next write is blocked until the session is reachable and this call is verified by a read.';
+
 /** What the gateway knows of a call being admitted. */
 interface Admission {
   request: JSONRPCRequest;
@@ -234,6 +240,25 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     log(`${call.tool}: cancelled by the client; held in flight until the server answers (at most ${cancelGraceMs} ms)`);
   }
 
+  /**
+   * A tool's answer whose end the shared session could not save: the tool ran, so its real result
+   * is kept (never turned into an error, which an agent would retry), with a warning text item and
+   * `_meta` saying the gate could not record it (docs/mcp-gateway.md, "When Redis is gone mid-call").
+   */
+  const withEndNotRecorded = (message: JSONRPCMessage): JSONRPCMessage => {
+    const result = 'result' in message ? asObject(message.result) : undefined;
+    if (!result) return message;
+    const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
+    return {
+      ...message,
+      result: {
+        ...result,
+        content: [...content, { type: 'text', text: END_NOT_RECORDED }],
+        _meta: { ...asObject(result._meta), [GATE_META]: { recorded: false, warning: END_NOT_RECORDED } },
+      },
+    } as JSONRPCMessage;
+  };
+
   const blockedResult = (declaration: ToolDeclaration | undefined, envelope: object) => ({
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(envelope) }],
@@ -246,10 +271,12 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
    * call's end is saved: when the client has an answer, every gateway on the session sees its end.
    */
   let upQueue: Promise<unknown> = Promise.resolve();
-  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId) => {
+  const forwardUp = (message: JSONRPCMessage, relatedRequestId?: RequestId, endSaved?: Promise<boolean>) => {
     if (!policy.shared) return void sendUp(message, relatedRequestId);
-    const saved = policy.saved();
-    upQueue = upQueue.then(() => saved).then(() => sendUp(message, relatedRequestId));
+    const saved = endSaved ?? policy.saved();
+    upQueue = upQueue
+      .then(() => saved)
+      .then((ok) => sendUp(ok === false ? withEndNotRecorded(message) : message, relatedRequestId));
   };
 
   /** A failure in the gateway itself while admitting a call: the call ends as unknown and is answered with an error. */
@@ -433,7 +460,11 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
         }
         return;
       }
-      if (p?.call) endByAnswer(p.call, message);
+      if (p?.call) {
+        // A shared session: the answer waits for the end's save, and says so when it failed.
+        const saved = endByAnswer(p.call, message);
+        if (saved) return forwardUp(message, undefined, saved);
+      }
     } else if (isNotification(message) && message.method === 'notifications/tools/list_changed') {
       // List again now, so changed definitions are seen (and new tools classified) before the next call.
       catalogue.listChanged();
