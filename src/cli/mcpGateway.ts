@@ -155,7 +155,8 @@ definition changes later is a write (unless a rule names it).
   --redis URL --session ID
                   keep the safety session ID in Redis (needs ioredis): every decision is saved
                   before the call reaches the server, so a restarted or crashed gateway loses
-                  no write in flight; recordings go to the session's Redis Stream (serve --redis)
+                  no write in flight; recordings go to the session's Redis Stream (serve --redis);
+                  with --targets and --shadow (give every gateway on the session the same)
   --redis-prefix P
                   the key prefix (default assistant-safety:)
   --orphan-after-ms MS
@@ -247,7 +248,7 @@ the server could not start.`,
       if (bad) throw new UsageError(bad);
       if (values.session === undefined || values.session.length === 0)
         throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
-      for (const flag of ['listen', 'targets', 'shadow', 'record', 'live'] as const)
+      for (const flag of ['listen', 'record', 'live'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --redis`);
     } else {
       for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
@@ -266,6 +267,9 @@ the server could not start.`,
           streams: true,
           worker: `mcp-gateway:${process.pid}`,
           ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
+          // Every gateway on the session should be started with the same --targets and --shadow:
+          // they apply to the session each save restores.
+          session: sessionOptions,
           onError: (e) => log(`redis: ${e.message}`),
         },
         sessionId: values.session!,

@@ -5,15 +5,16 @@
  * `assistant-safety mcp-gateway -- COMMAND` is this over stdio
  * (docs/mcp-gateway.md). Needs the optional peer `@modelcontextprotocol/sdk`.
  */
+export { createMcpGateway } from './createMcpGateway.js';
 export {
-  createMcpGateway,
   JSONRPC_PARSE_ERROR,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_CONNECTION_CLOSED,
-} from './createMcpGateway.js';
-export type { McpGateway, McpGatewayOptions, McpGatewayExit, ToolDefinitionChange } from './createMcpGateway.js';
+} from './jsonRpc.js';
+export type { McpGateway, McpGatewayOptions, McpGatewayExit } from './McpGatewayOptions.js';
+export type { ToolDefinitionChange } from './toolCatalogue.js';
 export type { SharedGatewaySession } from './SharedGatewaySession.js';
 export { createStdioServerTransport } from './stdioServerTransport.js';
 export type { StdioServerTransportOptions } from './stdioServerTransport.js';

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SafetySession } from '../index.js';
-import type { McpGatewayOptions } from './createMcpGateway.js';
+import type { McpGateway, McpGatewayOptions } from './McpGatewayOptions.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AnnotationTrust } from './annotationTrust.js';
 import { createStatelessUpstream, type StatelessUpstream } from './statelessUpstream.js';
-import { createMcpGateway, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, type McpGateway } from './createMcpGateway.js';
+import { createMcpGateway } from './createMcpGateway.js';
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './jsonRpc.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. */

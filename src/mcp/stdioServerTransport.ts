@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { formatPath } from '../MachineDefinition.js';
-import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './createMcpGateway.js';
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './jsonRpc.js';
 
 export interface StdioServerTransportOptions {
   /** Longest line accepted, in bytes. Default 10 MiB (the SDK's). */
