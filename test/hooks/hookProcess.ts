@@ -63,6 +63,10 @@ export function decisionOf(run: HookRun): { decision: string; reasonCode?: strin
   const out = run.json?.hookSpecificOutput as
     { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
   if (!out) return { decision: 'allow' };
-  const envelope = JSON.parse(out.permissionDecisionReason ?? '{}') as { details?: { reasonCode?: string } };
-  return { decision: out.permissionDecision ?? 'none', reasonCode: envelope.details?.reasonCode };
+  return { decision: out.permissionDecision ?? 'none', reasonCode: reasonCodeOf(out.permissionDecisionReason) };
+}
+
+/** The block's code a reason ends with (`Read src/a.ts first: ... [NO_VALIDATED_TARGET]`). */
+export function reasonCodeOf(reason: string | undefined): string | undefined {
+  return /\[([A-Z_]+)\]$/.exec(reason ?? '')?.[1];
 }
