@@ -10,12 +10,17 @@ assistant-safety hook install claude-code [--project|--user] [--settings FILE] [
 
 Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
 PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart and
-SessionEnd, with the absolute path of this command; existing settings and hooks
-are kept, an entry of ours already there is updated, never doubled.
+SessionEnd; existing settings and hooks are kept, an entry of ours already
+there is updated, never doubled. The command never fails open: a missing
+installation or a crash exits 2 (Claude Code refuses the call) saying what to do.
 
-  --project         .claude/settings.json under the current folder (default)
-  --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when set)
-  --settings FILE   this settings file instead
+  --project         .claude/settings.json under the current folder (default): the
+                    project's own installation through $CLAUDE_PROJECT_DIR, so the
+                    settings work in every clone (needs npm install --save-dev
+                    assistant-safety in the project)
+  --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when
+                    set): this installation, by its absolute path
+  --settings FILE   this settings file instead (the project form of the command)
   --dry-run         print the change as a diff; write nothing
   --command CMD     the hook command to install (default: this installation's own)
   -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...)`,

@@ -25,9 +25,11 @@ describe('an approval given in Claude Code', () => {
     respond(e.post('Read', read(), 'r1'));
     // The person is asked about an Edit of a file this session never read.
     const asked = respond(e.pre('Edit', edit(OTHER), 'w1'));
-    expect(asked?.hookSpecificOutput).toMatchObject({
-      permissionDecision: 'ask',
-      permissionDecisionReason: 'Allow Edit of src/other.ts, which this session has not read? [TARGET_NOT_VALIDATED]',
+    expect(asked).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'Allow Edit of src/other.ts, which this session has not read? [TARGET_NOT_VALIDATED]',
+      },
     });
     // Meanwhile a parallel Edit of the file that was read runs and ends: its change is unchecked.
     expect(respond(e.pre('Edit', edit(), 'w2'))).toBeUndefined();
@@ -46,7 +48,7 @@ describe('an approval given in Claude Code', () => {
       const notes = {};
       const respond = (event: Parameters<typeof respondToClaudeCodeHook>[0]) =>
         respondToClaudeCodeHook(event, session, notes, { escalate: ['NO_VALIDATED_TARGET'] });
-      expect(respond(e.pre('Edit', edit(), 'w1'))?.hookSpecificOutput).toMatchObject({ permissionDecision: 'ask' });
+      expect(respond(e.pre('Edit', edit(), 'w1'))).toMatchObject({ hookSpecificOutput: { permissionDecision: 'ask' } });
       respond(e.post('Edit', edit(), postId));
       return entries.filter((x) => x.call.type === 'attest').length;
     };
