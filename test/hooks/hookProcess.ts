@@ -21,6 +21,8 @@ export function bundleHook(): string {
       '--platform=node',
       '--format=esm',
       `--outfile=${out}`,
+      // CommonJS dependencies bundled into ESM (ioredis, for --redis) require node's modules.
+      "--banner:js=import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
       '--log-level=error',
     ],
     { encoding: 'utf8' },
