@@ -139,6 +139,10 @@ export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => 
       return fail(`--deadline-ms must be a positive whole number of milliseconds, got "${values['deadline-ms']}"`);
     if (values.redis !== undefined && !/^rediss?:\/\/./.test(values.redis))
       return fail(`--redis must be a redis:// or rediss:// URL, got "${values.redis}"`);
+    if (values.live !== undefined && values.redis !== undefined)
+      return fail(
+        '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
+      );
     if (values.live !== undefined && !URL.canParse(values.live))
       return fail(`--live must be the URL \`assistant-safety serve\` printed, got "${values.live}"`);
     let rules: unknown;
@@ -193,12 +197,13 @@ export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => 
           }
           const classify = createCodingAgentClassifier({ rules, cwd: input.cwd });
           const output = await sessions.withSession(input.session_id, (s, notes) => {
-            recording.attempt();
-            return respondToClaudeCodeHook(input, s, notes, {
+            const answer = respondToClaudeCodeHook(input, s, notes, {
               classify,
               escalate,
               isNewFile: (path, cwd) => !existsSync(isAbsolute(path) ? path : join(cwd, path)),
             });
+            recording.noteAttempt(notes);
+            return answer;
           });
           stage = 'writing the recording';
           await recording.commit((m) => io.err(`assistant-safety: ${m}`));

@@ -101,12 +101,15 @@ function fileNameOf(id: string): string {
   return `h-${createHash('sha256').update(id).digest('hex').slice(0, 40)}.jsonl`;
 }
 
+/** The note key of how many entries of the session were streamed to the live hub before this event. */
+const LIVE_FROM = 'liveFrom';
+
 /** The recording of one hook event: entries of the attempt that was saved, written once it was. */
 export interface HookRecording {
-  /** The recorder the session writes to. */
+  /** The recorder the session writes to (each create or restore starts an attempt: the entries of one that lost a conflict are dropped). */
   recorder: SessionRecorder;
-  /** A new attempt begins (the entries of an attempt that lost a conflict are dropped). */
-  attempt(): void;
+  /** Called at the end of an attempt with its notes: keeps where the live stream is. */
+  noteAttempt(notes: SessionNotes): void;
   /** Appends the saved attempt's entries to the session's file (and the live hub); a failure is only told. */
   commit(warn: (message: string) => void): Promise<void>;
 }
@@ -118,9 +121,19 @@ export interface HookRecording {
  */
 export function createHookRecording(options: { dir: string; sessionId: string; live?: string }): HookRecording {
   let entries: RecordingEntry[] = [];
+  let from = 0;
   return {
-    recorder: { record: (entry) => void entries.push(entry) },
-    attempt: () => void (entries = []),
+    recorder: {
+      record(entry) {
+        if (entry.call.type === 'create' || entry.call.type === 'restore') entries = [];
+        entries.push(entry);
+      },
+    },
+    noteAttempt(notes) {
+      const before = notes[LIVE_FROM];
+      from = typeof before === 'number' && Number.isSafeInteger(before) && before >= 0 ? before : 0;
+      if (options.live !== undefined) notes[LIVE_FROM] = from + entries.length;
+    },
     async commit(warn) {
       if (entries.length === 0) return;
       try {
@@ -139,7 +152,16 @@ export function createHookRecording(options: { dir: string; sessionId: string; l
       if (options.live === undefined) return;
       try {
         const { createLiveRecorder } = await import('../node/createLiveRecorder.js');
-        const live = createLiveRecorder({ url: options.live, name: 'claude-code hook', maxRetryMs: 250 });
+        // One agent id per session (every process of it is the same agent to the hub), and the
+        // index this process's entries start at: what earlier processes streamed.
+        const agentId = createHash('sha256').update(`claude-code-hook\u0000${options.sessionId}`).digest('hex');
+        const live = createLiveRecorder({
+          url: options.live,
+          name: 'claude-code hook',
+          maxRetryMs: 250,
+          agentId: `${agentId.slice(0, 8)}-${agentId.slice(8, 12)}-${agentId.slice(12, 16)}-${agentId.slice(16, 20)}-${agentId.slice(20, 32)}`,
+          from,
+        });
         for (const entry of entries) live.record(entry);
         await live.close({ timeoutMs: 1000 });
         if (live.pending > 0) warn(`${live.pending} recording entries did not reach ${new URL(options.live).host}`);
