@@ -24,7 +24,7 @@ export interface HookSessions {
 }
 
 /** The settings every hook session is created or restored with (never taken from what was saved). */
-export type HookSessionSettings = Required<Pick<SafetySessionOptions, 'targets' | 'profile' | 'mode'>> & {
+type HookSessionSettings = Required<Pick<SafetySessionOptions, 'targets' | 'profile' | 'mode'>> & {
   onWarning?: (message: string) => void;
   recorder?: SessionRecorder;
 };
@@ -105,7 +105,7 @@ function fileNameOf(id: string): string {
 const LIVE_FROM = 'liveFrom';
 
 /** The recording of one hook event: entries of the attempt that was saved, written once it was. */
-export interface HookRecording {
+interface HookRecording {
   /** The recorder the session writes to (each create or restore starts an attempt: the entries of one that lost a conflict are dropped). */
   recorder: SessionRecorder;
   /** Called at the end of an attempt with its notes: keeps where the live stream is. */

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { edit, events } from './fixtures.js';
 import { bundleHook, runHook } from './hookProcess.js';
@@ -22,7 +21,8 @@ describe('the hook’s deadline', () => {
   it('refuses a FIFO as session file instead of waiting on it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hook-fifo-'));
     mkdirSync(join(dir, 'fifo'), { mode: 0o700 });
-    execFileSync('mkfifo', ['-m', '600', join(dir, 'fifo', '1.json')]);
+    const fifo = spawnSync('sh', ['-c', 'mkfifo -m 600 "$0"', join(dir, 'fifo', '1.json')], { encoding: 'utf8' });
+    expect(fifo.status, fifo.stderr).toBe(0);
     const run = await runHook(bundle, dir, events('fifo').pre('Edit', edit(), 'w1'));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/session file .*1\.json is not trusted: it is not a regular file/);
