@@ -6,6 +6,12 @@ export const hookCommand: Command = {
   summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
   usage: `${HOOK_CLAUDE_CODE_USAGE}
 
+assistant-safety hook serve [--state-dir DIR]
+
+Keeps the gate loaded for the hook commands of this state folder (127.0.0.1, a
+token in DIR/serve.json): each event is handed to it, and decided by the command
+itself whenever it is not running.
+
 assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
 
 Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
@@ -27,13 +33,17 @@ installation or a crash exits 2 (Claude Code refuses the call) saying what to do
   async run(argv, io) {
     const [agent, ...rest] = argv;
     if (agent === 'claude-code') return runClaudeCodeHook(rest, io);
+    if (agent === 'serve') {
+      const { runHookServe } = await import('./hookServe.js');
+      return runHookServe(rest, io);
+    }
     if (agent === 'install') {
       // The installer is loaded only when installing: a hook process never pays for it.
       const { runHookInstall } = await import('./hookInstall.js');
       return runHookInstall(rest, io);
     }
     throw new UsageError(
-      `hook speaks claude-code (and install claude-code), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
+      `hook speaks claude-code (and install claude-code, serve), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
     );
   },
 };

@@ -19,9 +19,9 @@ import {
   writeSync,
   type Stats,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
+import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../Issue.js';
 import {
@@ -52,18 +52,7 @@ const SessionFileContent = z.strictObject({
   snapshot: z.unknown(),
 });
 
-/**
- * Where sessions live by default: `$ASSISTANT_SAFETY_STATE_DIR`, else
- * `$XDG_STATE_HOME/assistant-safety/sessions`, else `~/.local/state/assistant-safety/sessions`.
- *
- * @example
- * defaultStateDir({ XDG_STATE_HOME: '/home/me/.state' }); // '/home/me/.state/assistant-safety/sessions'
- */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ASSISTANT_SAFETY_STATE_DIR) return env.ASSISTANT_SAFETY_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'assistant-safety', 'sessions');
-}
+export { defaultStateDir };
 
 /** A session file that cannot be read or trusted: the message names the file and what is wrong with it. */
 export class SessionFileError extends Error {
