@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,13 +85,37 @@ export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
           : { ...base, hook_event_name: 'PostToolUse', tool_response: {} },
       );
     };
+    // A resident server (`hook serve`) on its own state folder, for the routes through it.
+    const servedDir = join(dir, 'served');
+    const servedEnv = { ...process.env, ASSISTANT_SAFETY_STATE_DIR: servedDir };
+    const resident = spawn(process.execPath, [bin, 'hook', 'serve', '--state-dir', servedDir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const serveFile = join(servedDir, 'serve.json');
+    for (let i = 0; i < 300 && !existsSync(serveFile); i++) await new Promise((r) => setTimeout(r, 20));
+    if (!existsSync(serveFile)) throw new Error('hook serve did not start');
+    const { port, token } = JSON.parse(readFileSync(serveFile, 'utf8')) as { port: number; token: string };
+    const overHttp = async () => {
+      const start = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/`, {
+        method: 'POST',
+        headers: { 'x-assistant-safety-hook-token': token },
+        body: JSON.stringify({ args: [], input: event() }),
+      });
+      const answer = (await res.json()) as { code: number; err: string };
+      if (answer.code !== 0) throw new Error(`hook serve: exit ${answer.code}: ${answer.err}`);
+      return performance.now() - start;
+    };
     const routes = {
       bare: () => timed(['-e', ''], '', env),
       bundled: () => timed([bundled], event(), env),
       installed: () => timed([bin, 'hook', 'claude-code'], event(), env),
+      served: () => timed([bin, 'hook', 'claude-code'], event(), servedEnv),
+      http: overHttp,
     };
-    const runs: Record<keyof typeof routes, number[]> = { bare: [], bundled: [], installed: [] };
+    const runs: Record<keyof typeof routes, number[]> = { bare: [], bundled: [], installed: [], served: [], http: [] };
     await routes.bundled(); // warm the file cache and create the session
+    await routes.http();
     for (let r = 0; r < sizes.runs; r++) {
       for (const route of Object.keys(routes) as (keyof typeof routes)[]) {
         const times: number[] = [];
@@ -99,6 +123,8 @@ export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
         runs[route].push(median(times));
       }
     }
+    resident.kill('SIGTERM');
+    await new Promise((r) => resident.once('exit', r));
     const baseline = { name: 'node -e ""', runs: runs.bare };
     return [
       makeFigure({
@@ -117,6 +143,24 @@ export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
         better: 'lower',
         runs: runs.installed,
         baseline,
+        note: 'no hook serve running: the small entry finds none and loads the gate',
+      }),
+      makeFigure({
+        suite: 'hook',
+        name: 'hook event, installed command with hook serve running',
+        unit: 'ms',
+        better: 'lower',
+        runs: runs.served,
+        baseline,
+        note: 'the small entry hands the event to the resident server over 127.0.0.1',
+      }),
+      makeFigure({
+        suite: 'hook',
+        name: 'hook event, one HTTP request to hook serve (no process)',
+        unit: 'ms',
+        better: 'lower',
+        runs: runs.http,
+        note: 'what an HTTP hook entry would cost: a POST with the token, the answer decided and saved',
       }),
     ];
   } finally {

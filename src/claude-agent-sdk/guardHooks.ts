@@ -25,7 +25,7 @@ export interface EscalatedCall {
   toolName: string;
   input: Record<string, unknown>;
   toolUseID: string;
-  /** The block's JSON envelope (what is missing). */
+  /** One sentence naming the file or command and what the block is about, ending with the block's code in brackets. */
   reason: string;
 }
 
@@ -59,8 +59,8 @@ const EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDe
  * The gate for a Claude Agent SDK agent: the SDK's own `hooks` (PreToolUse, PostToolUse,
  * PostToolUseFailure, PermissionDenied, Stop, all tools) deciding each call on a session the way
  * the `assistant-safety hook claude-code` command does, in-process, and a `canUseTool` that puts
- * escalated calls to `approve`. A blocked call is denied with the block's JSON envelope as the
- * reason the model reads; a stop with an unverified write is sent back to work once. A hook that
+ * escalated calls to `approve`. A blocked call is denied with one sentence saying what clears it
+ * as the reason the model reads; a stop with an unverified write is sent back to work once. A hook that
  * fails denies the call.
  *
  * @example

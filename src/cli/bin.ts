@@ -5,9 +5,7 @@ const args = process.argv.slice(2);
 // modules, not the whole CLI. Any failure there, a failed import included, exits 2 (refused).
 const run: Promise<number> =
   args[0] === 'hook' && args[1] === 'claude-code'
-    ? import('./hookClaudeCode.js').then(({ runClaudeCodeHook }) =>
-        runClaudeCodeHook(args.slice(2), { out: (t) => console.log(t), err: (t) => console.error(t) }),
-      )
+    ? import('./hookFast.js').then(({ runFastHook }) => runFastHook(args.slice(2)))
     : import('./main.js').then(({ main }) => main(args));
 
 run.then(

@@ -6,29 +6,44 @@ export const hookCommand: Command = {
   summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
   usage: `${HOOK_CLAUDE_CODE_USAGE}
 
+assistant-safety hook serve [--state-dir DIR]
+
+Keeps the gate loaded for the hook commands of this state folder (127.0.0.1, a
+token in DIR/serve.json): each event is handed to it, and decided by the command
+itself whenever it is not running.
+
 assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
 
 Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
 PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart and
-SessionEnd, with the absolute path of this command; existing settings and hooks
-are kept, an entry of ours already there is updated, never doubled.
+SessionEnd; existing settings and hooks are kept, an entry of ours already
+there is updated, never doubled. The command never fails open: a missing
+installation or a crash exits 2 (Claude Code refuses the call) saying what to do.
 
-  --project         .claude/settings.json under the current folder (default)
-  --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when set)
-  --settings FILE   this settings file instead
+  --project         .claude/settings.json under the current folder (default): the
+                    project's own installation through $CLAUDE_PROJECT_DIR, so the
+                    settings work in every clone (needs npm install --save-dev
+                    assistant-safety in the project)
+  --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when
+                    set): this installation, by its absolute path
+  --settings FILE   this settings file instead (the project form of the command)
   --dry-run         print the change as a diff; write nothing
   --command CMD     the hook command to install (default: this installation's own)
   -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...)`,
   async run(argv, io) {
     const [agent, ...rest] = argv;
     if (agent === 'claude-code') return runClaudeCodeHook(rest, io);
+    if (agent === 'serve') {
+      const { runHookServe } = await import('./hookServe.js');
+      return runHookServe(rest, io);
+    }
     if (agent === 'install') {
       // The installer is loaded only when installing: a hook process never pays for it.
       const { runHookInstall } = await import('./hookInstall.js');
       return runHookInstall(rest, io);
     }
     throw new UsageError(
-      `hook speaks claude-code (and install claude-code), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
+      `hook speaks claude-code (and install claude-code, serve), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
     );
   },
 };

@@ -10,11 +10,44 @@ import { UsageError, type CliIO } from './Command.js';
 
 const quote = (s: string) => (/^[A-Za-z0-9_./:@=,+-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
 
-/** This installation's hook command: the running node and the built bin, absolute paths. */
-function ownCommand(): string {
+/** Where the package's command sits in a project that installed it. */
+const PROJECT_BIN = 'node_modules/assistant-safety/dist/src/cli/bin.js';
+
+/**
+ * A hook command that never fails open: Claude Code treats any exit code but 2 as "go on", so a
+ * missing installation, a missing `node` or a crash must all end as exit 2 with what to do.
+ * `bin` is a shell word (it may use `$CLAUDE_PROJECT_DIR`); `args` are already quoted.
+ */
+function guardedCommand(bin: string, node: string, args: string, missing: string): string {
+  return (
+    `f=${bin}; if [ -f "$f" ]; then ${node} "$f" hook claude-code${args} || exit 2; ` +
+    `else echo "assistant-safety: ${missing}; the call is refused" >&2; exit 2; fi`
+  );
+}
+
+/**
+ * The hook command for a project's shared settings: the project's own installation, found
+ * through \`$CLAUDE_PROJECT_DIR\` (Claude Code sets it), so the same line works in every clone.
+ */
+function projectCommand(args: string): string {
+  return guardedCommand(
+    `"$CLAUDE_PROJECT_DIR"/${PROJECT_BIN}`,
+    'node',
+    args,
+    'not installed in this project ($CLAUDE_PROJECT_DIR): run npm install --save-dev assistant-safety there',
+  );
+}
+
+/** This installation's hook command (for the user's own settings): the running node and the built bin, absolute paths. */
+function ownCommand(args: string): string {
   const bin = fileURLToPath(new URL('./bin.js', import.meta.url));
   if (!existsSync(bin)) throw new UsageError(`cannot find the built command at ${bin}; pass --command`);
-  return `${quote(process.execPath)} ${quote(bin)} hook claude-code`;
+  return guardedCommand(
+    quote(bin),
+    quote(process.execPath),
+    args,
+    `${bin.replace(/(["\\$`])/g, '\\$1')} is gone: reinstall assistant-safety (npm install -g assistant-safety) and run hook install claude-code --user again`,
+  );
 }
 
 /** `hook install claude-code`: merges the hook entries into a settings file (atomically), or prints the diff. */
@@ -43,7 +76,21 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
         ? join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json')
         : join(process.cwd(), '.claude', 'settings.json')),
   );
-  const command = [values.command ?? ownCommand(), ...passed.map(quote)].join(' ');
+  const args = passed.map((a) => ` ${quote(a)}`).join('');
+  let command: string;
+  if (values.command !== undefined) command = `${values.command}${args}`;
+  else if (values.user) command = ownCommand(args);
+  else {
+    if (values.settings === undefined && !existsSync(join(process.cwd(), PROJECT_BIN))) {
+      io.err(
+        `hook install: assistant-safety is not installed in this project (${join(process.cwd(), 'node_modules')}): ` +
+          'run npm install --save-dev assistant-safety first (the hook would refuse every call without it), ' +
+          'or install for yourself with --user; nothing was written',
+      );
+      return 2;
+    }
+    command = projectCommand(args);
+  }
 
   let before = '';
   let settings: unknown = {};

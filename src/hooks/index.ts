@@ -23,6 +23,8 @@ export {
 } from './ClaudeCodeHookOutput.js';
 export { respondToClaudeCodeHook } from './respondToClaudeCodeHook.js';
 export type { ClaudeCodeHookOptions } from './respondToClaudeCodeHook.js';
+export { explainBlock } from './explainBlock.js';
+export type { BlockFacts, BlockSentences } from './explainBlock.js';
 export { mergeClaudeCodeSettings, ClaudeCodeSettings, ClaudeCodeSettingsError } from './mergeClaudeCodeSettings.js';
 export {
   createCodingAgentClassifier,

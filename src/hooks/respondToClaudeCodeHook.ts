@@ -4,6 +4,8 @@ import type { BlockReasonCode } from '../toolKind.js';
 import { codingAgentClassifier, type CodingAgentCall, type CodingAgentClassifier } from '../presets/codingAgent.js';
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
+import { explainBlock } from './explainBlock.js';
+import type { FSMBlockedError } from '../FSMBlockedError.js';
 
 /** Options of {@link respondToClaudeCodeHook}. */
 export interface ClaudeCodeHookOptions {
@@ -29,11 +31,65 @@ const ASKED = 'asked';
 
 type Notes = Record<string, unknown>;
 
-function askedOf(notes: Notes): Record<string, string> {
-  const v = notes[ASKED];
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return (notes[ASKED] = {}) as Record<string, string>;
-  return v as Record<string, string>;
+/**
+ * What the person was shown when a call was answered `ask`: the block's reason and targets, and
+ * a digest of the tool and its input. Their approval is evidence for that block of that call
+ * only: the call's PostToolUse applies it only when the session, deciding the call again, finds
+ * the same block for the same input (a block that arose meanwhile was never shown to anyone).
+ */
+interface Asked {
+  code: string;
+  targets: string[];
+  input: string;
 }
+
+function askedOf(notes: Notes): Record<string, Asked | string> {
+  const v = notes[ASKED];
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return (notes[ASKED] = {}) as Record<string, Asked | string>;
+  return v as Record<string, Asked | string>;
+}
+
+/** FNV-1a (53 bits) of the tool name and input, as hex: enough to tell one input from another. */
+function digest(tool: string, input: unknown): string {
+  const text = `${tool}\u0000${JSON.stringify(input) ?? ''}`;
+  let h1 = 0x811c9dc5;
+  let h2 = 0x1000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+  }
+  return `${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`;
+}
+
+/** Whether a block is the one the person was shown (same reason, same targets). */
+function sameBlock(block: FSMBlockedError, seen: Asked | string): seen is Asked {
+  if (typeof seen === 'string') return false; // a note from before approvals were bound: never applied
+  const targets = [...(block.targets ?? [])].sort();
+  return (
+    block.reasonCode === seen.code &&
+    targets.length === seen.targets.length &&
+    targets.every((t, i) => t === seen.targets[i])
+  );
+}
+
+/** The sentences of a block of this call (the targets still needing evidence from the session when the block has none). */
+function sentences(block: FSMBlockedError, session: SafetySession, input: { cwd: string; tool_input?: unknown }) {
+  const command = (input.tool_input as { command?: unknown } | null | undefined)?.command;
+  const needsEvidence = block.reasonCode === 'UNVERIFIED_WRITE' || block.reasonCode === 'FINAL_ANSWER_UNVERIFIED';
+  return explainBlock({
+    reasonCode: block.reasonCode,
+    cwd: input.cwd,
+    ...(block.toolName !== undefined && { toolName: block.toolName }),
+    ...(block.targets !== undefined && { targets: block.targets }),
+    ...(needsEvidence && session.context.uncoveredTargets.length > 0 && { pending: session.context.uncoveredTargets }),
+    ...(typeof command === 'string' && { command }),
+  });
+}
+
+/** A reason as Claude Code shows it: the sentence, then the block's code in brackets (for logs and tests). */
+const worded = (sentence: string, block: FSMBlockedError) => `${sentence} [${block.reasonCode}]`;
 
 function start(id: string, call: CodingAgentCall) {
   return {
@@ -49,7 +105,8 @@ function start(id: string, call: CodingAgentCall) {
 /**
  * Decides one Claude Code hook event on a session: the whole protocol, with no I/O (the hook
  * command and the Claude Agent SDK adapter both call it). `PreToolUse` begins the call (nothing
- * to answer when allowed, `deny` or `ask` with the block's JSON envelope as reason);
+ * to answer when allowed, `deny` with one sentence saying what clears the block, `ask` with one naming the file or
+ * command, each ending with the block's code in brackets, see {@link explainBlock});
  * `PostToolUse` ends it (and, for a call answered `ask`, records the person's approval as the
  * evidence the block asked for); `PostToolUseFailure` and `PermissionDenied` end it as failed
  * (`unknown` for an interrupt); `Stop` ends what never reported back and answers
@@ -89,14 +146,18 @@ export function respondToClaudeCodeHook(
         session.targetEstablished({ targets: call.targets, source: 'tool' });
       const blocked = session.beginToolCall(start(id, call));
       if (!blocked) return undefined;
-      const reason = JSON.stringify(blocked);
+      const words = sentences(blocked, session, input);
       if (options.escalate?.includes(blocked.reasonCode) && blocked.reasonCode !== 'WRITE_IN_FLIGHT') {
-        askedOf(notes)[id] = blocked.reasonCode;
+        askedOf(notes)[id] = {
+          code: blocked.reasonCode,
+          targets: [...(blocked.targets ?? [])].sort(),
+          input: digest(input.tool_name, input.tool_input),
+        };
         return {
           hookSpecificOutput: {
             hookEventName: 'PreToolUse',
             permissionDecision: 'ask',
-            permissionDecisionReason: reason,
+            permissionDecisionReason: worded(words.person, blocked),
           },
         };
       }
@@ -104,7 +165,7 @@ export function respondToClaudeCodeHook(
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: 'deny',
-          permissionDecisionReason: reason,
+          permissionDecisionReason: worded(words.model, blocked),
         },
       };
     }
@@ -119,11 +180,15 @@ export function respondToClaudeCodeHook(
       const asked = askedOf(notes);
       if (Object.hasOwn(asked, id)) {
         // The call was answered `ask` and it ran: the person approved it. Their approval is the
-        // evidence the block asked for; the machine then decides the call again.
+        // evidence the block they were shown asked for, for this call and input only; the machine
+        // then decides the call again.
+        const seen = asked[id]!;
         delete asked[id];
         let blocked = session.beginToolCall(start(id, call));
         if (
           blocked &&
+          sameBlock(blocked, seen) &&
+          seen.input === digest(input.tool_name, input.tool_input) &&
           session.attest(blocked, {
             by: options.approvedBy ?? 'claude-code-user',
             note: `approved ${call.tool} in Claude Code`,
@@ -158,11 +223,12 @@ export function respondToClaudeCodeHook(
       notes[ASKED] = {};
       const blocked = session.canFinalAnswer();
       if (!blocked) return undefined;
+      const words = sentences(blocked, session, input);
       if (input.stop_hook_active)
         return {
-          systemMessage: `assistant-safety: the agent stopped with its last write unverified (${blocked.reasonCode}): ${blocked.reason}`,
+          systemMessage: `assistant-safety: the agent stopped with its last change unchecked. ${words.model} [${blocked.reasonCode}]`,
         };
-      return { decision: 'block', reason: JSON.stringify(blocked) };
+      return { decision: 'block', reason: worded(words.model, blocked) };
     }
     case 'SessionStart':
     case 'SessionEnd':

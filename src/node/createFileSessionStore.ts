@@ -1,8 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
+  constants,
+  existsSync,
+  fstatSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -10,11 +15,13 @@ import {
   rmSync,
   statSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
+  type Stats,
 } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
+import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../Issue.js';
 import {
@@ -45,18 +52,7 @@ const SessionFileContent = z.strictObject({
   snapshot: z.unknown(),
 });
 
-/**
- * Where sessions live by default: `$ASSISTANT_SAFETY_STATE_DIR`, else
- * `$XDG_STATE_HOME/assistant-safety/sessions`, else `~/.local/state/assistant-safety/sessions`.
- *
- * @example
- * defaultStateDir({ XDG_STATE_HOME: '/home/me/.state' }); // '/home/me/.state/assistant-safety/sessions'
- */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ASSISTANT_SAFETY_STATE_DIR) return env.ASSISTANT_SAFETY_STATE_DIR;
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'assistant-safety', 'sessions');
-}
+export { defaultStateDir };
 
 /** A session file that cannot be read or trusted: the message names the file and what is wrong with it. */
 export class SessionFileError extends Error {
@@ -131,6 +127,69 @@ export interface FileSessionStore {
 
 const DAY = 24 * 60 * 60 * 1000;
 const REV_FILE = /^([0-9]+)\.json$/;
+/**
+ * The file in every session folder this store created: `sweep` and `delete` remove a folder only
+ * when it holds one, so nothing else kept in the state folder is ever deleted.
+ */
+const MARKER = '.assistant-safety-session';
+
+/**
+ * Whether a file or folder of the store can be trusted: owned by this user and writable by
+ * nobody else (another local user could otherwise plant a session that lets writes through).
+ * Where there are no user ids (Windows), there is nothing to check.
+ */
+function untrusted(stats: Stats): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  if (stats.uid !== uid) return `it belongs to user id ${stats.uid}, not to this user (${uid})`;
+  if ((stats.mode & 0o022) !== 0)
+    return `it is writable by group or others (mode ${(stats.mode & 0o777).toString(8).padStart(3, '0')})`;
+  return undefined;
+}
+
+/** Refuses a state or session folder that is not a folder of this user's alone. */
+function checkFolder(path: string): void {
+  const stats = lstatSync(path);
+  const why = stats.isDirectory() ? untrusted(stats) : 'it is not a folder';
+  if (why !== undefined)
+    throw new SessionFileError(
+      `the session folder ${path} is not trusted: ${why}; nothing was decided. Remove it, or make it yours with mode 700.`,
+      path,
+    );
+}
+
+/**
+ * Creates a folder (and its missing parents) readable by this user only, whatever the umask
+ * (mkdir's mode is masked by it: each folder created is set to 0700 afterwards). Returns whether
+ * `path` itself was created by this call.
+ */
+function makeFolder(path: string): boolean {
+  if (existsSync(path)) return false;
+  const first = mkdirSync(path, { recursive: true, mode: 0o700 });
+  if (first === undefined) return false; // created by another process in between
+  for (let p = path; ; p = dirname(p)) {
+    chmodSync(p, 0o700);
+    if (p === first || dirname(p) === p) break;
+  }
+  return true;
+}
+
+/** Reads a session file without following a link or waiting on a FIFO; refuses one this user does not own alone. */
+function readSessionFile(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    const why = stats.isFile() ? untrusted(stats) : 'it is not a regular file';
+    if (why !== undefined)
+      throw new SessionFileError(
+        `the session file ${path} is not trusted: ${why}; nothing was decided. Remove it to start the session again.`,
+        path,
+      );
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** A folder name for any session id: readable ids as they are, anything else hashed. */
 function folderOf(id: string): string {
@@ -159,6 +218,14 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
   const maxAttempts = options.maxAttempts ?? 100;
   const now = options.now ?? Date.now;
   const sessionOptions = options.session ?? {};
+  // What decides enforcement comes from the options, never from a file: a restore with these set
+  // replaces the snapshot's own (a session file edited from enforce to shadow changes nothing).
+  const configured: SafetySessionOptions = {
+    ...sessionOptions,
+    mode: sessionOptions.mode ?? 'enforce',
+    targets: sessionOptions.targets ?? 'ignore',
+    profile: sessionOptions.profile ?? 'interactive',
+  };
 
   const checkId = (method: string, id: unknown): string => {
     if (typeof id !== 'string' || id.length === 0)
@@ -179,9 +246,12 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
     for (let tries = 0; ; tries++) {
       let names: string[];
       try {
+        checkFolder(dir);
+        checkFolder(folder);
         names = readdirSync(folder);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        if (e instanceof SessionFileError) throw e;
         throw new SessionFileError(`cannot read the session folder ${folder}: ${(e as Error).message}`, folder);
       }
       let rev = 0;
@@ -193,8 +263,9 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
       const path = join(folder, `${rev}.json`);
       let text: string;
       try {
-        text = readFileSync(path, 'utf8');
+        text = readSessionFile(path);
       } catch (e) {
+        if (e instanceof SessionFileError) throw e;
         if ((e as NodeJS.ErrnoException).code === 'ENOENT' && tries < 10) continue;
         throw new SessionFileError(`cannot read the session file ${path}: ${(e as Error).message}`, path);
       }
@@ -229,7 +300,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
 
   const restore = (id: string, loaded: Loaded, path: string): SafetySession => {
     try {
-      return restoreSafetySession(loaded.snapshot, { ...sessionOptions, id });
+      return restoreSafetySession(loaded.snapshot, { ...configured, id });
     } catch (e) {
       throw new SessionFileError(
         `the session file ${path} is corrupt: ${(e as Error).message}; nothing was decided. Remove the file to start the session again.`,
@@ -241,7 +312,10 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
   /** Writes revision `rev` unless it exists: true when this call saved it. */
   const save = (id: string, rev: number, content: string): boolean => {
     const folder = join(dir, folderOf(id));
-    mkdirSync(folder, { recursive: true });
+    makeFolder(dir);
+    checkFolder(dir);
+    if (makeFolder(folder)) writeFileSync(join(folder, MARKER), '', { mode: 0o600 });
+    checkFolder(folder);
     const temp = join(folder, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     const fd = openSync(temp, 'wx', 0o600);
     try {
@@ -287,7 +361,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
         const loaded = load(id);
         const fresh = loaded === undefined || expired(loaded);
         const path = join(dir, folderOf(id), `${loaded?.rev ?? 0}.json`);
-        const session = fresh ? createSafetySession({ ...sessionOptions, id }) : restore(id, loaded, path);
+        const session = fresh ? createSafetySession({ ...configured, id }) : restore(id, loaded, path);
         const notes: SessionNotes = fresh ? {} : structuredClone(loaded.notes);
         const value = fn(session, notes);
         if (typeof (value as { then?: unknown } | null)?.then === 'function')
@@ -320,7 +394,8 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
 
     async delete(id) {
       checkId('delete', id);
-      rmSync(join(dir, folderOf(id)), { recursive: true, force: true });
+      const folder = join(dir, folderOf(id));
+      if (existsSync(join(folder, MARKER))) rmSync(folder, { recursive: true, force: true });
     },
 
     async sweep() {
@@ -340,8 +415,11 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
         } catch {
           continue;
         }
+        // Only the folders this store created: anything else in the state folder is left alone.
+        if (!files.includes(MARKER)) continue;
         let latest = 0;
         for (const file of files) {
+          if (file === MARKER) continue;
           try {
             const { mtimeMs } = statSync(join(folder, file));
             // Temporary files of killed processes: gone after a minute.

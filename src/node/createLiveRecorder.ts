@@ -27,6 +27,13 @@ export interface LiveRecorderOptions {
   maxRetryMs?: number;
   /** Told once each time the connection is lost or refused (default: silent). */
   onError?: (error: Error) => void;
+  /**
+   * The agent id the hub knows this recorder by. Default a random UUID. A process that carries
+   * on an earlier process's sessions (a hook run per event) passes the same id and `from`.
+   */
+  agentId?: string;
+  /** The hub's index of this recorder's first entry: how many entries earlier processes with the same `agentId` sent. Default 0. */
+  from?: number;
 }
 
 /** A recorder that streams to the visualiser's live hub. */
@@ -71,13 +78,13 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
   const maxBuffer = Math.max(1, options.maxBuffer ?? 10_000);
   const retryMs = options.retryMs ?? 250;
   const maxRetryMs = options.maxRetryMs ?? 5000;
-  const agentId = randomUUID();
+  const agentId = options.agentId ?? randomUUID();
 
   /** Entries not acknowledged, as JSON text; buffer[0] has index `base`. */
   const buffer: string[] = [];
-  let base = 0;
+  let base = options.from ?? 0;
   /** Index of the next entry to send on the current socket. */
-  let sent = 0;
+  let sent = base;
   let dropped = 0;
   let ws: WebSocket | undefined;
   let open = false;

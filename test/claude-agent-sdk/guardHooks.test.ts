@@ -15,6 +15,7 @@ import { createSafetySession } from 'assistant-safety';
 import { guardHooks, type GuardedHooks } from 'assistant-safety/claude-agent-sdk';
 import { createFileSessionStore } from 'assistant-safety/node';
 import { bash, edit, events, read, todo } from '../hooks/fixtures.js';
+import { reasonCodeOf } from '../hooks/hookProcess.js';
 
 /*
  * The Claude Agent SDK adapter, in-process: the same scenarios as the hook command, through the
@@ -37,8 +38,7 @@ function driver(guarded: GuardedHooks) {
     const out = await fire(input);
     const specific = out.hookSpecificOutput;
     if (!specific || specific.hookEventName !== 'PreToolUse') return { decision: 'allow' };
-    const envelope = JSON.parse(specific.permissionDecisionReason ?? '{}') as { details?: { reasonCode?: string } };
-    return { decision: specific.permissionDecision, reasonCode: envelope.details?.reasonCode };
+    return { decision: specific.permissionDecision, reasonCode: reasonCodeOf(specific.permissionDecisionReason) };
   };
   return { fire, decision };
 }
@@ -71,7 +71,7 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     expect(await decision(e.pre('Edit', edit(), 'w2'))).toEqual({ decision: 'deny', reasonCode: 'UNVERIFIED_WRITE' });
     const stop = await fire(e.stop(false));
     expect(stop.decision).toBe('block');
-    expect(JSON.parse(stop.reason!)).toMatchObject({ details: { reasonCode: 'FINAL_ANSWER_UNVERIFIED' } });
+    expect(reasonCodeOf(stop.reason)).toBe('FINAL_ANSWER_UNVERIFIED');
     expect((await fire(e.stop(true))).decision).toBeUndefined();
     expect(await decision(e.pre('Read', read(), 'r2'))).toEqual({ decision: 'allow' });
     await fire(e.post('Read', read(), 'r2'));
@@ -140,9 +140,9 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     expect(await decision(e.pre('Write', edit('/tmp/x'), 'w2'))).toMatchObject({ decision: 'ask' });
     const denied = await guarded.canUseTool('Write', edit('/tmp/x'), { signal, toolUseID: 'w2', requestId: 'q2' });
     expect(denied).toMatchObject({ behavior: 'deny' });
-    expect(JSON.parse((denied as { message: string }).message)).toMatchObject({
-      details: { reasonCode: 'NO_VALIDATED_TARGET' },
-    });
+    expect((denied as { message: string }).message).toBe(
+      'Allow Write of /tmp/x, which this session has not read? [NO_VALIDATED_TARGET]',
+    );
     expect(asked).toEqual(['Edit', 'Write']);
     // A prompt the gate did not raise: denied unless the caller answers it.
     expect(await guarded.canUseTool('Bash', bash('ls'), { signal, toolUseID: 'other', requestId: 'q3' })).toMatchObject(

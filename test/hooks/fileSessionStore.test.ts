@@ -60,7 +60,7 @@ describe('createFileSessionStore', () => {
       s.beginToolCall({ id: 'r1', kind: 'read', tool: 'Read' });
       s.endToolCall({ id: 'r1', ok: true });
     });
-    const [file] = readdirSync(folderOf(dir, 'corrupt'));
+    const file = readdirSync(folderOf(dir, 'corrupt')).find((n) => /^[0-9]+\.json$/.test(n));
     writeFileSync(join(folderOf(dir, 'corrupt'), file!), '{"format":"assistant-safety/session-file", "rev": ');
     await expect(store.get('corrupt')).rejects.toThrow(SessionFileError);
     await expect(store.withSession('corrupt', () => 1)).rejects.toThrow(

@@ -21,6 +21,8 @@ export function bundleHook(): string {
       '--platform=node',
       '--format=esm',
       `--outfile=${out}`,
+      // CommonJS dependencies bundled into ESM (ioredis, for --redis) require node's modules.
+      "--banner:js=import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
       '--log-level=error',
     ],
     { encoding: 'utf8' },
@@ -63,6 +65,10 @@ export function decisionOf(run: HookRun): { decision: string; reasonCode?: strin
   const out = run.json?.hookSpecificOutput as
     { permissionDecision?: string; permissionDecisionReason?: string } | undefined;
   if (!out) return { decision: 'allow' };
-  const envelope = JSON.parse(out.permissionDecisionReason ?? '{}') as { details?: { reasonCode?: string } };
-  return { decision: out.permissionDecision ?? 'none', reasonCode: envelope.details?.reasonCode };
+  return { decision: out.permissionDecision ?? 'none', reasonCode: reasonCodeOf(out.permissionDecisionReason) };
+}
+
+/** The block's code a reason ends with (`Read src/a.ts first: ... [NO_VALIDATED_TARGET]`). */
+export function reasonCodeOf(reason: string | undefined): string | undefined {
+  return /\[([A-Z_]+)\]$/.exec(reason ?? '')?.[1];
 }
