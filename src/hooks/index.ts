@@ -34,6 +34,7 @@ export {
 } from '../presets/codingAgent.js';
 export type { CodingAgentCall, CodingAgentClassifier, CodingAgentClassifierOptions } from '../presets/codingAgent.js';
 export { classifyShellCommand } from '../presets/classifyShellCommand.js';
-export type { ShellClassification } from '../presets/classifyShellCommand.js';
+export type { ShellClassification, ShellClassifyOptions } from '../presets/classifyShellCommand.js';
+export { ShellRules } from '../presets/ShellRules.js';
 export { parseShellCommand } from '../presets/parseShellCommand.js';
 export type { ParsedShell, ShellCommand, ShellRedirect } from '../presets/parseShellCommand.js';

@@ -1,6 +1,18 @@
-import { createClassifier, ClassifierRules, type CallDescriptor, type RulesClassifier } from '../classifier.js';
+import {
+  createClassifier,
+  ClassifierRules,
+  ClassifierRulesError,
+  type CallDescriptor,
+  type RulesClassifier,
+} from '../classifier.js';
 import type { ToolKind } from '../toolKind.js';
 import { classifyShellCommand } from './classifyShellCommand.js';
+import { fileTarget } from './fileTarget.js';
+import { ShellRules } from './ShellRules.js';
+import { classifyFromTools } from '../classify/classifyFromTools.js';
+import { issuesOf, safeParseInput } from '../Issue.js';
+
+export { fileTarget };
 
 /** How a coding agent's tool call enters a session: what `beginToolCall` gets besides its id. */
 export interface CodingAgentCall {
@@ -12,6 +24,11 @@ export interface CodingAgentCall {
   stateOnly?: boolean;
   /** Open-world content (web pages, search results). */
   trust?: 'untrusted';
+  /**
+   * A project-wide check (a test run, a type check, a build, a linter, `git diff`/`git status`):
+   * evidence for every file edited before it began.
+   */
+  check?: true;
   /** What decided it, in words (for `--explain` output and docs). */
   rule: string;
 }
@@ -26,26 +43,55 @@ interface BuiltinTool {
   path?: string;
   stateOnly?: true;
   trust?: 'untrusted';
+  /** A read when this argument has one of these values; the tool's `kind` otherwise. */
+  readsWhen?: { arg: string; values: readonly string[] };
+  /** The argument holding a shell command line, judged like `Bash`. */
+  shell?: string;
+  /** Why, when the choice is not obvious (shown as the call's `rule`). */
+  note?: string;
 }
+
+const SUBAGENTS = new Set(['Task', 'Agent', 'Workflow']);
+const SUBAGENT =
+  'a subagent: its own tool calls reach the hooks one by one and are gated there, so the call itself is neither evidence nor a write (user_input: it changes nothing in the session)';
 
 /**
  * The built-in tools of Claude Code (and the Claude Agent SDK, which runs the same tools), by
- * name. `Bash` is not here: it is judged by its command ({@link classifyShellCommand}).
+ * name, today's and earlier names alike. `Bash` is not here: it is judged by its command
+ * ({@link classifyShellCommand}).
+ *
+ * Decisions worth knowing: `Task`/`Agent`/`Workflow` (subagents) are `user_input`, the one kind
+ * that neither counts as evidence nor blocks: a subagent's own reads and edits come through the
+ * hooks as calls of their own (with the subagent's id) and are gated there; as a `read` the
+ * call would verify edits nobody checked, as a `write` it would hold the write slot for the
+ * subagent's whole run and refuse its edits. One sent to run remotely (`isolation: "remote"`)
+ * acts where no hook sees it: a write. `Skill` and `SlashCommand` only bring instructions into
+ * the conversation (the project's own commands): reads. `KillShell`/`TaskStop` stop the agent's
+ * own background work: state-only writes.
  */
 export const CODING_AGENT_TOOLS: Readonly<Record<string, BuiltinTool>> = {
   Read: { kind: 'read', path: 'file_path' },
   NotebookRead: { kind: 'read', path: 'notebook_path' },
-  Grep: { kind: 'read' },
-  Glob: { kind: 'read' },
-  LS: { kind: 'read' },
+  Grep: { kind: 'read', path: 'path', note: 'a search: its path (file or folder) is the target' },
+  Glob: { kind: 'read', note: 'lists names, reads no content' },
+  LS: { kind: 'read', note: 'lists names, reads no content' },
+  LSP: { kind: 'read', note: 'language-server queries' },
   WebFetch: { kind: 'read', trust: 'untrusted' },
   WebSearch: { kind: 'read', trust: 'untrusted' },
-  BashOutput: { kind: 'read' },
+  BashOutput: { kind: 'read', note: "a background shell's output" },
   ToolSearch: { kind: 'read' },
   ListMcpResourcesTool: { kind: 'read' },
   ReadMcpResourceTool: { kind: 'read' },
+  ReadMcpResourceDirTool: { kind: 'read' },
+  WaitForMcpServers: { kind: 'read' },
   TaskList: { kind: 'read' },
   TaskGet: { kind: 'read' },
+  CronList: { kind: 'read' },
+  ListAgents: { kind: 'read' },
+  ReadNotifications: { kind: 'read' },
+  EnterPlanMode: { kind: 'read', note: 'plan mode only narrows what the agent may do' },
+  Skill: { kind: 'read', note: "loads a skill's instructions; what it then does comes through its own tool calls" },
+  SlashCommand: { kind: 'read', note: "expands one of the project's own commands into instructions" },
   Edit: { kind: 'write', path: 'file_path' },
   MultiEdit: { kind: 'write', path: 'file_path' },
   Write: { kind: 'write', path: 'file_path' },
@@ -53,30 +99,48 @@ export const CODING_AGENT_TOOLS: Readonly<Record<string, BuiltinTool>> = {
   TodoWrite: { kind: 'write', stateOnly: true },
   TaskCreate: { kind: 'write', stateOnly: true },
   TaskUpdate: { kind: 'write', stateOnly: true },
+  SetGoal: { kind: 'write', stateOnly: true },
+  ReportFindings: { kind: 'write', stateOnly: true },
+  ScheduleWakeup: { kind: 'write', stateOnly: true },
+  SubagentHandback: { kind: 'write', stateOnly: true },
+  EndConversation: { kind: 'write', stateOnly: true },
+  KillShell: { kind: 'write', stateOnly: true, note: "stops the agent's own background shell" },
+  TaskStop: { kind: 'write', stateOnly: true, note: "stops the agent's own background task" },
+  SendUserMessage: { kind: 'write', stateOnly: true, note: 'a message to the person' },
+  SendUserFile: { kind: 'write', stateOnly: true, note: 'a file shown to the person' },
+  PushNotification: { kind: 'write', stateOnly: true, note: 'a notification to the person' },
   AskUserQuestion: { kind: 'user_input' },
   ExitPlanMode: { kind: 'user_input' },
+  ShowOnboardingRolePicker: { kind: 'user_input' },
+  OfferChromeSetup: { kind: 'user_input' },
+  ShareOnboardingGuide: { kind: 'user_input' },
+  propose_skills: { kind: 'user_input' },
+  Task: { kind: 'user_input', note: SUBAGENT },
+  Agent: { kind: 'user_input', note: SUBAGENT },
+  Workflow: { kind: 'user_input', note: SUBAGENT },
+  Monitor: { kind: 'write', shell: 'command', note: 'watches a command: judged by its command line' },
+  Artifact: {
+    kind: 'write',
+    readsWhen: { arg: 'action', values: ['list', 'read', 'list_types', 'status', 'list_assets'] },
+    note: 'publishes (a write) unless its action only lists or reads',
+  },
+  ClaudeDesign: { kind: 'write', readsWhen: { arg: 'operation', values: ['list'] } },
+  Projects: {
+    kind: 'write',
+    readsWhen: {
+      arg: 'method',
+      values: ['project_info', 'project_read', 'project_search', 'project_memory_list', 'project_memory_read'],
+    },
+  },
+  SendMessage: { kind: 'write', note: 'a message to another agent: it may act on it' },
+  SendFeedback: { kind: 'write', note: 'sends data out' },
+  RemoteTrigger: { kind: 'write' },
+  CronCreate: { kind: 'write', note: 'schedules work that will act later' },
+  CronDelete: { kind: 'write' },
+  EnterWorktree: { kind: 'write', note: 'creates a git worktree' },
+  ExitWorktree: { kind: 'write', note: 'may remove a git worktree' },
+  PowerShell: { kind: 'write', note: 'PowerShell command lines are not parsed: a write' },
 };
-
-/**
- * A path as a target key: absolute (a relative one is taken from `cwd`), `.` and `..` folded,
- * no trailing slash. POSIX and Windows-style separators are both read; the key keeps `/`.
- *
- * @example
- * fileTarget('src/../a.ts', '/repo'); // 'file:/repo/a.ts'
- */
-export function fileTarget(path: string, cwd?: string): string {
-  let p = path.replace(/\\/g, '/');
-  const absolute = p.startsWith('/') || /^[A-Za-z]:\//.test(p);
-  if (!absolute && cwd !== undefined) p = `${cwd.replace(/\\/g, '/').replace(/\/+$/, '')}/${p}`;
-  const drive = /^[A-Za-z]:/.exec(p)?.[0] ?? '';
-  const parts: string[] = [];
-  for (const part of p.slice(drive.length).split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return `file:${drive}${p.slice(drive.length).startsWith('/') ? '/' : ''}${parts.join('/')}`;
-}
 
 /** An own string property of untrusted input, never a getter or an inherited one. */
 function stringField(input: unknown, name: string): string | undefined {
@@ -94,6 +158,12 @@ export interface CodingAgentClassifierOptions {
   rules?: unknown;
   /** Directory relative paths are taken from (the hook's `cwd`). */
   cwd?: string;
+  /**
+   * MCP tools as their servers declare them (the `tools/list` shape, names written as the agent
+   * calls them: `mcp__<server>__<tool>`): `readOnlyHint: true` makes a read (`openWorldHint:
+   * true` an untrusted one), anything else a write. The rules file wins over them.
+   */
+  mcpTools?: unknown;
 }
 
 /**
@@ -109,7 +179,8 @@ export interface CodingAgentClassifierOptions {
  * classify('mcp__db__query', {}).kind;               // 'read'
  */
 export function createCodingAgentClassifier(options: CodingAgentClassifierOptions = {}): CodingAgentClassifier {
-  const rules = options.rules === undefined ? undefined : ClassifierRules.parse(checked(options.rules));
+  const { classifier: classifierRules, shell } = splitRules(options.rules);
+  const rules = classifierRules === undefined ? undefined : ClassifierRules.parse(checked(classifierRules));
   const byRules: RulesClassifier = createClassifier(rules ?? { tools: {} });
   /** What a rule says of a call: kind, targets, state-only, trust. */
   const described = (tool: string, input: unknown, rule: string, fallbackTargets?: string[]): CodingAgentCall => {
@@ -125,7 +196,20 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
     };
   };
   const ruled = new Set(Object.keys(rules?.tools ?? {}));
+  const declared = options.mcpTools === undefined ? undefined : classifyFromTools(options.mcpTools);
   const { cwd } = options;
+
+  const shellCall = (tool: string, command: string | undefined): CodingAgentCall => {
+    if (command === undefined) return { tool, kind: 'write', rule: `${tool} with no command` };
+    const judged = classifyShellCommand(command, { ...(cwd !== undefined && { cwd }), ...(shell && { rules: shell }) });
+    return {
+      tool,
+      kind: judged.kind,
+      ...(judged.targets?.length && { targets: judged.targets }),
+      ...(judged.check && { check: true }),
+      rule: `${tool}: ${judged.reason}`,
+    };
+  };
 
   const classify = (tool: string, input: unknown): CodingAgentCall => {
     if (typeof tool !== 'string' || tool === '') return { tool: String(tool), kind: 'write', rule: 'no tool name' };
@@ -134,24 +218,29 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
       const path = builtin?.path === undefined ? undefined : stringField(input, builtin.path);
       return described(tool, input, 'the rules file', path === undefined ? undefined : [fileTarget(path, cwd)]);
     }
-    if (tool === 'Bash') {
-      const command = stringField(input, 'command');
-      if (command === undefined) return { tool, kind: 'write', rule: 'Bash with no command' };
-      const judged = classifyShellCommand(command);
-      return { tool, kind: judged.kind, rule: `Bash: ${judged.reason}` };
-    }
+    if (tool === 'Bash') return shellCall(tool, stringField(input, 'command'));
     if (builtin) {
+      if (builtin.shell !== undefined) return shellCall(tool, stringField(input, builtin.shell));
+      if (SUBAGENTS.has(tool) && stringField(input, 'isolation') === 'remote')
+        return { tool, kind: 'write', rule: `${tool}: a subagent run remotely acts where no hook sees it` };
       const path = builtin.path === undefined ? undefined : stringField(input, builtin.path);
       if (builtin.path !== undefined && path === undefined && builtin.kind === 'write')
         return { tool, kind: 'write', rule: `${tool} with no ${builtin.path}` };
+      const readsWhen = builtin.readsWhen;
+      const kind =
+        readsWhen && readsWhen.values.includes(stringField(input, readsWhen.arg) ?? '\0') ? 'read' : builtin.kind;
       return {
         tool,
-        kind: builtin.kind,
+        kind,
         ...(path !== undefined && { targets: [fileTarget(path, cwd)] }),
         ...(builtin.stateOnly && { stateOnly: true }),
         ...(builtin.trust && { trust: builtin.trust }),
-        rule: 'the coding-agent table',
+        rule: `the coding-agent table${builtin.note === undefined ? '' : `: ${builtin.note}`}`,
       };
+    }
+    if (declared?.tools.has(tool)) {
+      const { kind, trust, detail } = declared.explain(tool, input);
+      return { tool, kind, ...(trust === 'untrusted' && { trust }), rule: `the MCP tool list: ${detail}` };
     }
     const call = described(tool, input, '');
     return { ...call, rule: call.kind === 'write' ? 'not in the table or the rules: a write' : 'generic verbs' };
@@ -163,6 +252,20 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
       return { tool: String(tool), kind: 'write', rule: 'unreadable input' };
     }
   };
+}
+
+/**
+ * A coding-agent rules file is the `createClassifier` format plus an optional `shell` section
+ * ({@link ShellRules}): the two are validated apart, each naming the path of what is wrong.
+ */
+function splitRules(rules: unknown): { classifier?: unknown; shell?: ShellRules } {
+  if (typeof rules !== 'object' || rules === null || Array.isArray(rules) || !Object.hasOwn(rules, 'shell'))
+    return { classifier: rules };
+  const { shell, ...classifier } = rules as Record<string, unknown>;
+  const parsed = safeParseInput(ShellRules, shell);
+  if (!parsed.success)
+    throw new ClassifierRulesError(issuesOf(parsed.error).map((i) => ({ ...i, path: ['shell', ...i.path] })));
+  return { classifier, shell: parsed.data };
 }
 
 /** Validates rules with the core's own errors (a ClassifierRulesError naming the path). */

@@ -25,6 +25,8 @@ export interface ShellCommand {
   redirects: ShellRedirect[];
   /** Indexes into `argv` of words holding a parameter expansion (`$HOME`, `${x}`) or an unquoted glob. */
   expanding: number[];
+  /** How many `( )` subshells it runs in (absent at the top level): a `cd` inside one ends with it. */
+  subshell?: number;
 }
 
 /** A command line taken apart: its simple commands in order, or why it cannot be judged statically. */
@@ -257,16 +259,27 @@ export function parseShellCommand(src: string): ParsedShell {
     throw e;
   }
   const commands: ShellCommand[] = [];
-  let current: ShellCommand = { argv: [], assignments: [], redirects: [], expanding: [] };
+  let depth = 0;
+  const fresh = (): ShellCommand => ({
+    argv: [],
+    assignments: [],
+    redirects: [],
+    expanding: [],
+    ...(depth > 0 && { subshell: depth }),
+  });
+  let current = fresh();
   const flush = () => {
     if (current.argv.length || current.assignments.length || current.redirects.length) commands.push(current);
-    current = { argv: [], assignments: [], redirects: [], expanding: [] };
+    current = fresh();
   };
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
     if (token.type === 'op') {
       if (token.value === ';;') return { commands, unsupported: 'a case statement' };
       flush();
+      if (token.value === '(') depth++;
+      else if (token.value === ')') depth = Math.max(0, depth - 1);
+      if (token.value === '(' || token.value === ')') current = fresh();
       continue;
     }
     if (token.type === 'redirect') {
