@@ -97,12 +97,11 @@ export const TargetProvenance = z.strictObject({
 export type TargetProvenance = z.infer<typeof TargetProvenance>;
 
 /** A person's answer to one blocked call, waiting for that call (and no other) to be asked again. */
-export const Approval = z.strictObject({
+const Approval = z.strictObject({
   digest: z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH)),
   reasonCode: BlockReasonCode,
   at: z.number(),
 });
-export type Approval = z.infer<typeof Approval>;
 type LastBlock = z.infer<typeof LastBlock>;
 
 /** Per-session settings that the machine's guards and actions read. */

@@ -109,7 +109,7 @@ export function evidenceTargets(subject: Subject | undefined, event: SafetyEvent
 }
 
 /** Whether a target is validated: in the set, or its value stands in the user's or the engineer's words. */
-export function isValidated(context: SafetyContext, target: string): boolean {
+function isValidated(context: SafetyContext, target: string): boolean {
   return context.validatedTargets.includes(target) || userWordsFor(target, context.userWords) !== undefined;
 }
 

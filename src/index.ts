@@ -62,7 +62,7 @@ export {
   TargetProvenance,
   initialContext,
 } from './SafetyContext.js';
-export { callDigest, normaliseWords, userWordsFor } from './userWords.js';
+export { callDigest, normaliseWords, userWordsFor, MIN_USER_VALUE_LENGTH } from './userWords.js';
 export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
 export { eventOfCall } from './eventOfCall.js';
 

@@ -117,6 +117,11 @@ export function explainBlock(facts: BlockFacts): BlockSentences {
             ? `Let the agent stop although its last change to ${list(pending)} has not been checked?`
             : 'Let the agent stop although its last change has not been checked?',
       };
+    case 'EGRESS_NOT_VALIDATED':
+      return {
+        model: `${what} sends data to ${names.length > 0 ? list(names) : 'a destination'} that neither the user nor a read in this session named; use an address the user gave or a read found.`,
+        person: `Allow ${what}, which sends data to ${names.length > 0 ? list(names) : 'a destination'} nobody named in this session?`,
+      };
     case 'POLICY_DENIED':
       return {
         model: `This session's profile does not allow ${what}; nothing read or run clears it.`,

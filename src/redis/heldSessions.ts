@@ -16,7 +16,7 @@ import type { Fields } from './connection.js';
  */
 
 /** What this store last saved of a session: how it tells a lost session from a new one. */
-export interface Known {
+interface Known {
   /** The session's generation (its first rev): another one means another session under the same id. */
   gen: string;
   /** The version this store saved. */

@@ -12,7 +12,7 @@ export type {
   StoredSession,
   StoredSessionSummary,
 } from './createRedisSessionStore.js';
-export { RedisSessionStoreOptions, RedisStreamOptions, StoreSessionOptions } from './options.js';
+export { RedisSessionStoreOptions, RedisStreamOptions, StoreSessionOptions, RedisDurability } from './options.js';
 export {
   SessionStoreUnavailableError,
   SessionConflictError,

@@ -169,7 +169,7 @@ export function expectBlock(step: Step, what: string, code: BlockReasonCode): st
 }
 
 /** Whether a target is validated before a step: by evidence kept, or by standing in the user's words. */
-export const isValidatedIn = (ctx: SafetyContext, target: string) =>
+const isValidatedIn = (ctx: SafetyContext, target: string) =>
   ctx.validatedTargets.includes(target) || userWordsFor(target, ctx.userWords) !== undefined;
 
 /**
@@ -188,7 +188,7 @@ export const isEgressAttempt = (step: Step) =>
   step.event.type === 'BEGIN_CALL' && step.event.kind === 'read' && step.event.egress === true;
 
 /** The targets of an attempt validated by the user's words alone (not yet kept as validated). */
-export function userNamedOf(step: Step): readonly string[] {
+function userNamedOf(step: Step): readonly string[] {
   const ctx = step.before.context;
   const s = subject(step);
   if (!binds(ctx) || step.event.type !== 'BEGIN_CALL' || !s?.targets) return [];
