@@ -1,17 +1,36 @@
 import * as z from 'zod/mini';
 import { ToolKind } from './toolKind.js';
 import { formatIssues, safeParseInput, type Issue } from './Issue.js';
+import { discoveredTargets, ResultDiscovery, type DiscoveredTarget } from './classify/discoveredTargets.js';
+import { ownValue, valuesAt } from './classify/valuesAt.js';
+import { factIssues } from './classify/ruleFacts.js';
+
+const argPaths = () => z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)));
 
 /**
  * What a rule may say about a tool besides its kind: where its targets are in the arguments,
  * whether its output is open-world content, whether it only writes the agent's own records,
- * and whether its own result may verify it.
+ * whether its own result may verify it, and its provenance: what its result reveals, what it
+ * creates, whether it sends data out.
  */
 const toolFacts = {
   /** Argument paths (dot-separated: `vm.id`) whose values are the resource keys the call touches; arrays expand. */
-  targets: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1))),
-  /** Put before each target found: `iban:`, `file:`. */
+  targets: argPaths(),
+  /** Put before each target found (and each `created` value): `iban:`, `file:`. */
   prefix: z.optional(z.string()),
+  /**
+   * A write whose target arguments are all absent carries no targets (instead of `?missing:<tool>`,
+   * which nothing validates): binding then judges it by kind alone. Given arguments bind as ever.
+   */
+  optionalTargets: z.optional(z.boolean()),
+  /** Read or resolve: result fields whose values its system of record assigns (`files.id`); see `discover`. */
+  discovers: z.optional(z.array(ResultDiscovery).check(z.minLength(1))),
+  /** Write: it creates the resource it acts on; what it creates needs no prior validation. */
+  creates: z.optional(z.boolean()),
+  /** With `creates`: argument paths whose values (with `prefix`) are the keys of what it creates. */
+  created: argPaths(),
+  /** Read: it sends its arguments somewhere (a URL, a host); its `targets` are the destinations. */
+  egress: z.optional(z.boolean()),
   /** `untrusted`: its output is open-world content (web, mail, chat): what it reveals never validates a target. */
   trust: z.optional(z.enum(['trusted', 'untrusted'])),
   /** A write to the agent's own records (a finding report, a to-do list): it needs no verification. */
@@ -92,10 +111,17 @@ export type ToolClassifier = (toolName: string, args?: unknown) => ToolKind;
  */
 export interface CallDescriptor {
   kind: ToolKind;
+  /** The resource keys the call touches; a creating write's `created` keys among them. */
   targets?: string[];
   stateOnly?: true;
   trust?: 'untrusted';
   selfVerifying?: true;
+  /** A write that creates the resource it acts on. */
+  creates?: true;
+  /** The keys of what it creates: exempt from validation, validated once it lands. */
+  created?: string[];
+  /** A read that sends data out: its targets are destinations, validated like a write's. */
+  egress?: true;
 }
 
 /** A classification and the rule that made it. */
@@ -107,10 +133,19 @@ export interface RuleClassification extends CallDescriptor {
   detail: string;
 }
 
-/** A classifier built from rules: call it for the kind, `describe` a call for the gate, `explain` a decision. */
+/**
+ * A classifier built from rules: call it for the kind, `describe` a call for the gate, `explain` a
+ * decision, `discover` what a result revealed.
+ */
 export interface RulesClassifier extends ToolClassifier {
   describe(toolName: string, args?: unknown): CallDescriptor;
   explain(toolName: string, args?: unknown): RuleClassification;
+  /**
+   * The targets a call's result reveals by its rule's `discovers` (see `discoveredTargets`), for
+   * `endToolCall({ discovered })`; empty without such a rule. An argument rule discovers only
+   * for a call it classifies as a read or a resolve, so give the call's `args` for one.
+   */
+  discover(toolName: string, result: unknown, args?: unknown): DiscoveredTarget[];
 }
 
 /** The target of a write whose rule names target arguments the call does not give: no read ever validates it. */
@@ -158,42 +193,21 @@ function stringArg(args: unknown, name: string): Discriminator | undefined | nul
 }
 
 const KIND_LIST = ToolKind.options.join(', ');
-const ALLOWED_KEYS = 'kind, arg, values, default, missing, targets, prefix, trust, stateOnly, selfVerifying';
+const ALLOWED_KEYS =
+  'kind, arg, values, default, missing, targets, prefix, optionalTargets, trust, stateOnly, selfVerifying, discovers, creates, created, egress';
 
-/** Reads an own data property: never inherited, never a getter. */
-function ownValue(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const desc = Object.getOwnPropertyDescriptor(value, key);
-  return desc && 'value' in desc ? desc.value : undefined;
-}
-
-/** The values at a dot-separated argument path, arrays expanded; strings and finite numbers only. */
-function valuesAt(args: unknown, path: string): string[] {
-  let level: unknown[] = [args];
-  for (const key of path.split('.')) {
-    const next: unknown[] = [];
-    for (const v of level) {
-      const found = ownValue(v, key);
-      if (Array.isArray(found)) next.push(...found);
-      else if (found !== undefined) next.push(found);
-    }
-    level = next;
-  }
+/** Every key a rule finds at argument paths, prefixed, deduplicated, in argument order; none if unreadable. */
+function keysAt(paths: readonly string[] | undefined, prefix: string | undefined, args: unknown): string[] {
   const out: string[] = [];
-  for (const v of level) {
-    if (typeof v === 'string' && v.trim() !== '') out.push(v.trim());
-    else if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
+  try {
+    for (const path of paths ?? []) for (const v of valuesAt(args, path)) out.push((prefix ?? '') + v);
+  } catch {
+    return []; // arguments that cannot be read (a hostile Proxy): treated as giving none
   }
-  return out;
-}
-
-/** Every target key a rule finds in a call's arguments, deduplicated, in argument order. */
-function targetsOf(rule: { targets?: string[]; prefix?: string }, args: unknown): string[] {
-  const prefix = rule.prefix ?? '';
-  const out: string[] = [];
-  for (const path of rule.targets ?? []) for (const v of valuesAt(args, path)) out.push(prefix + v);
   return out.filter((t, i) => out.indexOf(t) === i);
 }
+
+const isDiscovery = (kind: ToolKind) => kind === 'read' || kind === 'resolve';
 
 /** A rules issue in words a rule author can act on: a bad kind lists the kinds. */
 function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
@@ -212,7 +226,7 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
     return {
       code,
       path,
-      message: `expected a tool kind (one of ${KIND_LIST}), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying? } or an argument rule { arg, values, default }, got ${got}`,
+      message: `expected a tool kind (one of ${KIND_LIST}), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying?, discovers?, creates?, created?, egress?, optionalTargets? } or an argument rule { arg, values, default }, got ${got}`,
     };
   }
   if (issue.code === 'invalid_value' && ToolKind.options.every((k) => issue.values.includes(k))) {
@@ -264,6 +278,8 @@ export function createClassifier(rules: unknown): RulesClassifier {
     throw new ClassifierRulesError(parsed.error.issues.map((i) => ruleIssue(i, rules)));
   }
   const { tools: toolRules, verbArgs = ['action', 'operation'], verbs } = parsed.data;
+  const misplaced = factIssues(toolRules);
+  if (misplaced.length > 0) throw new ClassifierRulesError(misplaced);
   // Maps, not objects: a tool named `constructor` is just a name.
   const table = new Map<string, ToolRule>();
   for (const [name, rule] of Object.entries(toolRules)) {
@@ -332,20 +348,34 @@ export function createClassifier(rules: unknown): RulesClassifier {
     }
     if ('arg' in rule) out.detail = `rules: tools.${tool} by argument "${rule.arg}"`;
     else out.detail = `rules: tools.${tool}.kind = ${rule.kind}`;
+    const creates = rule.creates === true && kind === 'write';
+    const created = creates ? keysAt(rule.created, rule.prefix, args) : [];
     if (rule.targets) {
-      let targets: string[];
-      try {
-        targets = targetsOf(rule, args);
-      } catch {
-        targets = []; // arguments that cannot be read: treated as giving none
-      }
-      // A write whose target arguments are missing names a target no read can validate: it fails closed.
-      if (targets.length === 0 && kind === 'write') targets = [`${MISSING_TARGET_PREFIX}${tool}`];
+      let targets = keysAt(rule.targets, rule.prefix, args);
+      // A write whose target arguments are missing names a target no read can validate: it fails closed,
+      // unless the rule says they are optional. (A creating write's `created` arguments never do this.)
+      if (targets.length === 0 && kind === 'write' && rule.optionalTargets !== true)
+        targets = [`${MISSING_TARGET_PREFIX}${tool}`];
       if (targets.length > 0) {
         out.targets = targets;
         out.detail += `, targets from ${rule.targets.join(', ')}: ${targets.join(', ')}`;
-      }
+      } else if (kind === 'write') out.detail += `, targets from ${rule.targets.join(', ')}: none given (optional)`;
     }
+    if (creates) {
+      out.creates = true;
+      if (created.length > 0) {
+        out.created = created;
+        // What it creates is among the resources it touches: a read of it verifies the write.
+        out.targets = [...(out.targets ?? []), ...created.filter((t) => !(out.targets ?? []).includes(t))];
+      }
+      out.detail += created.length > 0 ? `, creates ${created.join(', ')}` : ', creates';
+    }
+    if (rule.egress === true && kind === 'read') {
+      out.egress = true;
+      out.detail += ', egress: its targets are destinations';
+    }
+    if (rule.discovers && isDiscovery(kind))
+      out.detail += `, discovers ${rule.discovers.map((d) => `${d.path === '' ? 'the result' : d.path}${d.prefix ? ` as ${d.prefix}…` : ''}`).join(', ')}`;
     if (rule.trust === 'untrusted') out.trust = 'untrusted';
     if (rule.stateOnly === true) out.stateOnly = true;
     if (rule.selfVerifying === true) out.selfVerifying = true;
@@ -357,8 +387,18 @@ export function createClassifier(rules: unknown): RulesClassifier {
     return descriptor;
   };
 
+  const discover = (toolName: string, result: unknown, args?: unknown): DiscoveredTarget[] => {
+    const rule = typeof toolName === 'string' ? table.get(toolName) : undefined;
+    if (rule === undefined || typeof rule === 'string' || !rule.discovers) return [];
+    return isDiscovery(kindOf(toolName, args)) ? discoveredTargets(result, rule.discovers) : [];
+  };
+
   const classifier = ((toolName: string, args?: unknown) => kindOf(toolName, args)) as RulesClassifier;
-  Object.defineProperties(classifier, { describe: { value: describe }, explain: { value: explain } });
+  Object.defineProperties(classifier, {
+    describe: { value: describe },
+    explain: { value: explain },
+    discover: { value: discover },
+  });
   return classifier;
 }
 

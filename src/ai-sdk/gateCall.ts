@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { FSMBlockedEnvelope, FSMBlockedError } from '../FSMBlockedError.js';
 import { restoreSafetySession, type SafetySession, type ToolCallStart } from '../SafetySession.js';
 import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../toolKind.js';
+import { callDigest } from '../userWords.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
-import { settleToolCall } from '../loop/settleToolCall.js';
+import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
 
 /** `(toolName, input) => ToolKind`, or a describing classifier (`createClassifier(rules)`, whose `describe` is used). */
 export type AdapterClassify = (toolName: string, input: unknown) => unknown;
@@ -21,6 +22,8 @@ export interface GatedCall {
   start: ToolCallStart;
   selfVerifying: boolean;
   args: unknown;
+  /** The targets the call's result reveals by its rule's `discovers` (a rules classifier's `discover`). */
+  discover?: (value: unknown) => unknown;
 }
 
 /**
@@ -45,7 +48,71 @@ export function describeCall(classify: AdapterClassify, id: string, tool: string
     start.targets = [...(descriptor.targets as string[])];
   if (descriptor.stateOnly === true) start.stateOnly = true;
   if (descriptor.trust === 'untrusted') start.trust = 'untrusted';
-  return { start, selfVerifying: descriptor.selfVerifying === true, args };
+  if (descriptor.creates === true) start.creates = true;
+  if (Array.isArray(descriptor.created) && descriptor.created.every((t) => typeof t === 'string'))
+    start.created = [...(descriptor.created as string[])];
+  if (descriptor.egress === true) start.egress = true;
+  // A person's answer binds to this very call: its tool, canonical arguments and targets.
+  start.digest = callDigest({ tool, args, ...(start.targets && { targets: start.targets }) });
+  const call: GatedCall = { start, selfVerifying: descriptor.selfVerifying === true, args };
+  const discover = (classify as { discover?: unknown }).discover;
+  if (typeof discover === 'function') call.discover = (value) => discover.call(classify, tool, value, args);
+  return call;
+}
+
+/** What a classifier's `discover` gave, kept only when it is a list of `{ target, field }` (never throws). */
+function discoveredOf(discover: () => unknown): { target: string; field: string }[] {
+  let found: unknown;
+  try {
+    found = discover();
+  } catch {
+    return []; // a classifier that throws reveals nothing
+  }
+  if (!Array.isArray(found)) return [];
+  return found.filter(
+    (d): d is { target: string; field: string } =>
+      typeof d === 'object' && d !== null && typeof d.target === 'string' && typeof d.field === 'string',
+  );
+}
+
+/** The messages already told to each session, by their text: a tool loop hands every call the whole history. */
+const told = new WeakMap<SafetySession, Set<string>>();
+const MAX_TOLD = 64;
+
+/**
+ * Tells the session what the user (or the engineer's system prompt) said, once per distinct text:
+ * values standing in those words validate a write's targets with source `user` (`targets: 'bind'`).
+ * `messages` are chat messages of any SDK shape (`{ role, content }`, content a string or text parts);
+ * only `user` and `system` (and `developer`) messages are read, never a tool's or the assistant's.
+ */
+export function tellUserWords(session: SafetySession, messages: readonly unknown[] | undefined): void {
+  if (!Array.isArray(messages)) return;
+  let seen = told.get(session);
+  if (!seen) told.set(session, (seen = new Set()));
+  for (const message of messages) {
+    if (typeof message !== 'object' || message === null) continue;
+    const { role, content } = message as { role?: unknown; content?: unknown };
+    const source = role === 'user' ? 'user' : role === 'system' || role === 'developer' ? 'system' : undefined;
+    if (source === undefined) continue;
+    const text = textOfContent(content);
+    // The gate's own re-prompt (a block envelope sent as a user message) is not the user's words.
+    if (text.trim() === '' || seen.has(text) || text.startsWith('{"error":"FSM_BLOCKED"')) continue;
+    seen.add(text);
+    if (seen.size > MAX_TOLD) seen.delete(seen.values().next().value!);
+    session.userMessage(text, { source });
+  }
+}
+
+/** A message's text: a string, or its text parts (`{ type: 'text' | 'input_text', text }`) joined. */
+function textOfContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const part of content as unknown[]) {
+    const text = typeof part === 'object' && part !== null ? (part as { text?: unknown }).text : undefined;
+    if (typeof text === 'string') parts.push(text);
+  }
+  return parts.join('\n');
 }
 
 /**
@@ -89,12 +156,16 @@ export function settleGated(
   outcome: { ok: true; value: unknown } | { ok: false; error: unknown } | { ok: false; unknown: true },
   signal?: AbortSignal,
 ): void {
-  const settled = {
+  const settled: SettledCall = {
     id: call.start.id,
     kind: call.start.kind,
     args: call.args,
     ...(call.selfVerifying && { selfVerifying: true }),
   };
+  if (outcome.ok && call.discover) {
+    const discovered = discoveredOf(() => call.discover!(outcome.value));
+    if (discovered.length > 0) settled.discovered = discovered;
+  }
   let aborted = false;
   try {
     aborted = signal?.aborted === true;

@@ -6,6 +6,7 @@ import {
   beginGated,
   ClassifyOption,
   describeCall,
+  tellUserWords,
   EscalateOption,
   forgetEscalation,
   rethrowable,
@@ -106,6 +107,7 @@ function guardTool(
   const original = t.execute as AnyExecute;
 
   const execute: AnyExecute = (input, options) => {
+    tellUserWords(session, options.messages);
     const call = describeCall(classify, options.toolCallId, name, input);
     forgetEscalation(session, options.toolCallId); // it runs, so nobody denied it
     const blocked = beginGated(session, call, escalate, () => approvalIn(options.messages, options.toolCallId));

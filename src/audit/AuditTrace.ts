@@ -22,8 +22,19 @@ export const TraceStep = z.discriminatedUnion('type', [
     args: z.unknown(),
     at,
   }),
-  /** A call's result came back: `ok` false when the trace marks it failed. */
-  z.object({ type: z.literal('result'), id: z.string().check(z.minLength(1)), ok: z.boolean(), at }),
+  /**
+   * A call's result came back: `ok` false when the trace marks it failed; `value` is what the tool
+   * returned (a JSON value, or its text), read by the rules' `discovers` fields.
+   */
+  z.object({
+    type: z.literal('result'),
+    id: z.string().check(z.minLength(1)),
+    ok: z.boolean(),
+    value: z.optional(z.unknown()),
+    at,
+  }),
+  /** What the user (or the engineer's system prompt) said: its values are the user's words. */
+  z.object({ type: z.literal('message'), source: z.enum(['user', 'system']), text: z.string(), at }),
   /** The agent's final answer: text after its last tool result. */
   z.object({ type: z.literal('final'), at }),
 ]);

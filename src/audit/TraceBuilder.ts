@@ -44,7 +44,7 @@ export class TraceBuilder {
     if (at !== undefined) this.lastAt = at;
   }
 
-  result(id: string, ok: boolean, place: StepPlace, at?: number): void {
+  result(id: string, ok: boolean, place: StepPlace, at?: number, value?: unknown): void {
     if (this.problem) return;
     if (!this.open.has(id)) {
       this.problem = {
@@ -57,8 +57,17 @@ export class TraceBuilder {
     }
     this.open.delete(id);
     this.textLast = false;
-    this.steps.push(at === undefined ? { type: 'result', id, ok } : { type: 'result', id, ok, at });
+    const step: Extract<TraceStep, { type: 'result' }> = { type: 'result', id, ok };
+    if (value !== undefined) step.value = value;
+    if (at !== undefined) step.at = at;
+    this.steps.push(step);
     if (at !== undefined) this.lastAt = at;
+  }
+
+  /** A user or system message with text: the user's words for provenance (it does not end a final answer). */
+  message(source: 'user' | 'system', text: string, at?: number): void {
+    if (this.problem || text.trim() === '') return;
+    this.steps.push(at === undefined ? { type: 'message', source, text } : { type: 'message', source, text, at });
   }
 
   /** Assistant text (non-empty): a final answer if nothing follows it. */

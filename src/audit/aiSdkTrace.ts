@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { formatPath } from '../Issue.js';
 import { TraceBuilder, type StepPlace } from './TraceBuilder.js';
 import { declarationsOf, oneOf, parseOr } from './parseProblem.js';
-import { hasText, OpenAiTraceRow, rowId } from './openaiTrace.js';
+import { hasText, OpenAiTraceRow, rowId, textOf } from './openaiTrace.js';
 import type { RowRead } from './RowRead.js';
 
 /*
@@ -107,12 +107,14 @@ export function aiSdkTrace(
       if (msg.data.role === 'assistant') {
         const problem = uiParts(b, msg.data.parts, prefix, place);
         if (problem) return { type: 'malformed', id, ...problem };
-      }
+      } else if (msg.data.role === 'user' || msg.data.role === 'system')
+        b.message(msg.data.role, textOf(msg.data.parts));
       continue;
     }
     const msg = parseOr(AiSdkModelMessage, m, prefix);
     if ('problem' in msg) return { type: 'malformed', id, ...msg.problem };
     const { role: r, content } = msg.data;
+    if (r === 'user' || r === 'system') b.message(r, textOf(content));
     if (r !== 'assistant' && r !== 'tool') continue;
     if (r === 'assistant' && hasText(content)) b.text();
     if (typeof content === 'string') continue;
@@ -130,7 +132,8 @@ export function aiSdkTrace(
       } else if (part.type === 'tool-result') {
         const result = parseOr(AiSdkToolResultPart, part, [...prefix, 'content', j]);
         if ('problem' in result) return { type: 'malformed', id, ...result.problem };
-        b.result(result.data.toolCallId, !FAILED_OUTPUTS.has(result.data.output.type), partPlace);
+        const { output } = result.data;
+        b.result(result.data.toolCallId, !FAILED_OUTPUTS.has(output.type), partPlace, undefined, output.value);
       }
     }
   }
@@ -154,7 +157,8 @@ function uiParts(
     }
     for (const { call, j } of step) {
       const ok = FINISHED_STATES.get(call.state);
-      if (ok !== undefined) b.result(call.toolCallId, ok, { ...place, path: `${place.path}.parts[${j}]` });
+      if (ok !== undefined)
+        b.result(call.toolCallId, ok, { ...place, path: `${place.path}.parts[${j}]` }, undefined, call.output);
     }
     if (textAfterTools) b.text();
     step = [];

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { textOf } from './openaiTrace.js';
 import { TraceBuilder } from './TraceBuilder.js';
 import { oneOf, parseOr } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';
@@ -103,12 +104,15 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
       const { content } = l.message;
       if (typeof content === 'string') {
         if (l.message.role === 'assistant' && content.trim() !== '') b.text(at);
+        else if (l.message.role === 'user') b.message('user', content, at);
         return undefined;
       }
       for (const [j, block] of content.entries()) {
         const path = `message.content[${j}]`;
         if (block.type === 'text' && l.message.role === 'assistant') {
           if (typeof block.text === 'string' && block.text.trim() !== '') b.text(at);
+        } else if (block.type === 'text' && l.message.role === 'user') {
+          if (typeof block.text === 'string') b.message('user', block.text, at);
         } else if (block.type === 'tool_use') {
           const use = parseOr(ClaudeCodeToolUse, block, ['message', 'content', j]);
           if ('problem' in use) b.fail({ line, ...use.problem });
@@ -116,7 +120,8 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         } else if (block.type === 'tool_result') {
           const result = parseOr(ClaudeCodeToolResult, block, ['message', 'content', j]);
           if ('problem' in result) b.fail({ line, ...result.problem });
-          else b.result(result.data.tool_use_id, result.data.is_error !== true, { line, path }, at);
+          else
+            b.result(result.data.tool_use_id, result.data.is_error !== true, { line, path }, at, textOf(block.content));
         }
       }
       return undefined;

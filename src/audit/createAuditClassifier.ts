@@ -14,6 +14,9 @@ export interface AuditClassification {
   targets?: string[];
   stateOnly?: true;
   trust?: 'untrusted';
+  creates?: true;
+  created?: string[];
+  egress?: true;
 }
 
 export interface AuditClassifierOptions {
@@ -28,6 +31,8 @@ export interface AuditClassifier {
   /** Tools a trace declares (annotations, a `kind`): they decide those tools from now on. */
   declare(tools: readonly ToolDeclaration[]): void;
   classify(tool: string, args: unknown): AuditClassification;
+  /** The targets a result of `tool` reveals by its rule's `discovers` fields, each with its field. */
+  discover(tool: string, result: unknown): { target: string; field: string }[];
 }
 
 /**
@@ -65,12 +70,22 @@ export function createAuditClassifier(options: AuditClassifierOptions = {}): Aud
         current = build();
         stale = false;
       }
-      const { kind, rule, targets, stateOnly, trust } = current.explain(tool, args);
+      const { kind, rule, targets, stateOnly, trust, creates, created, egress } = current.explain(tool, args);
       const out: AuditClassification = { kind, rule };
       if (targets !== undefined) out.targets = targets;
       if (stateOnly) out.stateOnly = stateOnly;
       if (trust) out.trust = trust;
+      if (creates) out.creates = creates;
+      if (created) out.created = created;
+      if (egress) out.egress = egress;
       return out;
+    },
+    discover(tool, result) {
+      if (stale) {
+        current = build();
+        stale = false;
+      }
+      return current.discover(tool, result);
     },
   };
 }

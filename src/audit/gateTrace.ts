@@ -40,6 +40,11 @@ export interface GateTraceOptions {
   recorder?: SessionRecorder;
   /** A clock in milliseconds for decision times. Default `performance.now`. */
   timer?: () => number;
+  /**
+   * Whether the trace's user and system messages are the user's words (`session.userMessage`), and
+   * results are read by the rules' `discovers` fields. Default: true with `targets: 'bind'`.
+   */
+  provenance?: boolean;
 }
 
 /**
@@ -74,6 +79,9 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
   if (trace.tools) classifier.declare(trace.tools);
   const calls: CallDecision[] = [];
   const blocked = new Set<string>();
+  const provenance = options.provenance ?? options.targets === 'bind';
+  // The tool of each call waiting for its result: its rule says which result fields reveal targets.
+  const toolOf = new Map<string, string>();
   let resultsIgnored = 0;
   let final: TraceAudit['final'];
   for (const step of trace.steps) {
@@ -89,6 +97,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       // An id is paired with the result that follows it: one reused after its result came is a new call.
       if (block) blocked.add(step.id);
       else blocked.delete(step.id);
+      toolOf.set(step.id, step.tool);
       calls.push({
         id: step.id,
         tool: step.tool,
@@ -101,8 +110,18 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
         ms,
       });
     } else if (step.type === 'result') {
+      const tool = toolOf.get(step.id);
+      toolOf.delete(step.id);
       if (blocked.delete(step.id)) resultsIgnored++;
-      else finishToolCall(session, { id: step.id, ok: step.ok });
+      else {
+        const discovered =
+          provenance && step.ok && tool !== undefined && step.value !== undefined
+            ? classifier.discover(tool, step.value)
+            : [];
+        finishToolCall(session, { id: step.id, ok: step.ok, ...(discovered.length > 0 && { discovered }) });
+      }
+    } else if (step.type === 'message') {
+      if (provenance) session.userMessage(step.text, { source: step.source });
     } else {
       const state = session.state;
       const block = session.canFinalAnswer();

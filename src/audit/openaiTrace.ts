@@ -106,6 +106,17 @@ export function hasText(content: unknown): boolean {
   );
 }
 
+/** The text of a message's content: a string, or its text parts joined by new lines. */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const p of content as unknown[])
+    if (typeof p === 'object' && p !== null && typeof (p as { text?: unknown }).text === 'string')
+      parts.push((p as { text: string }).text);
+  return parts.join('\n');
+}
+
 /** The id a row gives its trace, else its place in the input. */
 export function rowId(row: { id?: unknown }, fallback: string): string {
   return typeof row.id === 'string' && row.id !== '' ? row.id : typeof row.id === 'number' ? String(row.id) : fallback;
@@ -156,7 +167,11 @@ export function openaiTrace(
           path: `${place.path}.tool_calls[${j}]`,
         });
     } else if (message.role === 'tool') {
-      b.result(message.tool_call_id, message.error === undefined || message.error === null, place);
+      const ok = message.error === undefined || message.error === null;
+      b.result(message.tool_call_id, ok, place, undefined, textOf(message.content));
+    } else {
+      // The user's words; a developer message is the engineer's, as a system one is.
+      b.message(message.role === 'user' ? 'user' : 'system', textOf(message.content));
     }
   }
   if (b.problem) return { type: 'malformed', id, path: b.problem.path, message: b.problem.message };

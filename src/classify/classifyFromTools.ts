@@ -6,6 +6,7 @@ import {
   type CallDescriptor,
   type ToolClassifier,
 } from '../classifier.js';
+import type { DiscoveredTarget } from './discoveredTargets.js';
 import { ToolKind } from '../toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from '../Issue.js';
 
@@ -168,10 +169,15 @@ export interface Classification extends CallDescriptor {
   detail: string;
 }
 
-/** A classifier that can say why: call it like any `ToolClassifier`, `describe` a call for the gate, or `explain` a decision. */
+/**
+ * A classifier that can say why: call it like any `ToolClassifier`, `describe` a call for the gate,
+ * `explain` a decision, or `discover` what a result revealed.
+ */
 export interface ExplainingClassifier extends ToolClassifier {
   explain(toolName: string, args?: unknown): Classification;
   describe(toolName: string, args?: unknown): CallDescriptor;
+  /** The targets a result reveals by the tool's rule's `discovers` (see `discoveredTargets`); empty without one. */
+  discover(toolName: string, result: unknown, args?: unknown): DiscoveredTarget[];
   /** The declared tools, by name. */
   readonly tools: ReadonlyMap<string, ToolDeclaration>;
 }
@@ -282,11 +288,13 @@ export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOpti
         .map(([v, k]) => `${v}: ${k}`)
         .join(', ');
       const given = args === undefined ? 'not given' : `the call's "${rule.arg}"`;
-      const targets = described.targets ? `, targets: ${described.targets.join(', ')}` : '';
+      const head = `rules: tools.${toolName} by argument "${rule.arg}"`;
+      // What the rules classifier found (targets, creates, egress, discovers) follows its head.
+      const found = detail.startsWith(head) ? detail.slice(head.length) : '';
       return {
         ...described,
         rule: 'rules',
-        detail: `rules: tools.${toolName} by argument "${rule.arg}" (${values}; other: ${rule.default}; missing: ${rule.missing ?? 'write'}), ${given}${targets}`,
+        detail: `${head} (${values}; other: ${rule.default}; missing: ${rule.missing ?? 'write'}), ${given}${found}`,
       };
     }
     const tool = declared.get(toolName);
@@ -332,9 +340,12 @@ export function classifyFromTools(tools: unknown, options: ClassifyFromToolsOpti
     return descriptor;
   };
   const classify = ((toolName: string, args?: unknown) => explain(toolName, args).kind) as ExplainingClassifier;
+  const discover = (toolName: string, result: unknown, args?: unknown): DiscoveredTarget[] =>
+    ruled.discover(toolName, result, args);
   Object.defineProperties(classify, {
     explain: { value: explain },
     describe: { value: describe },
+    discover: { value: discover },
     tools: { value: declared },
   });
   return classify;

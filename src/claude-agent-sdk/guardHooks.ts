@@ -53,11 +53,19 @@ export interface GuardedHooks {
   canUseTool: CanUseTool;
 }
 
-const EVENTS = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied', 'Stop'] as const;
+const EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionDenied',
+  'Stop',
+  'UserPromptSubmit',
+] as const;
 
 /**
  * The gate for a Claude Agent SDK agent: the SDK's own `hooks` (PreToolUse, PostToolUse,
- * PostToolUseFailure, PermissionDenied, Stop, all tools) deciding each call on a session the way
+ * PostToolUseFailure, PermissionDenied, Stop, all tools; UserPromptSubmit tells the session the
+ * user's words) deciding each call on a session the way
  * the `assistant-safety hook claude-code` command does, in-process, and a `canUseTool` that puts
  * escalated calls to `approve`. A blocked call is denied with one sentence saying what clears it
  * as the reason the model reads; a stop with an unverified write is sent back to work once. A hook that

@@ -15,8 +15,8 @@ itself whenever it is not running.
 assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
 
 Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
-PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart and
-SessionEnd; existing settings and hooks are kept, an entry of ours already
+PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart,
+SessionEnd and UserPromptSubmit; existing settings and hooks are kept, an entry of ours already
 there is updated, never doubled. The command never fails open: a missing
 installation or a crash exits 2 (Claude Code refuses the call) saying what to do.
 

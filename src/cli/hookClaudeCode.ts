@@ -22,7 +22,8 @@ export const HOOK_CLAUDE_CODE_USAGE = `assistant-safety hook claude-code [--stat
                                    [--redis URL] [--record DIR] [--live URL] [--deadline-ms N]
 
 The command Claude Code runs for its hook events (PreToolUse, PostToolUse,
-PostToolUseFailure, PermissionDenied, Stop, SessionStart, SessionEnd): it reads
+PostToolUseFailure, PermissionDenied, Stop, SessionStart, SessionEnd,
+UserPromptSubmit): it reads
 the event's JSON on stdin, decides it on the session named by session_id (kept
 in files between events) and answers in Claude Code's hook output format.
 

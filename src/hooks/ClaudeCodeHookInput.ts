@@ -84,6 +84,14 @@ export const SessionEndInput = z.looseObject({
 });
 export type SessionEndInput = z.infer<typeof SessionEndInput>;
 
+/** The user sent a prompt: its words validate the targets it names (`session.userMessage`). */
+export const UserPromptSubmitInput = z.looseObject({
+  ...base,
+  hook_event_name: z.literal('UserPromptSubmit'),
+  prompt: z.string(),
+});
+export type UserPromptSubmitInput = z.infer<typeof UserPromptSubmitInput>;
+
 /** The hook events the gate handles. */
 export const CLAUDE_CODE_HOOK_EVENTS = [
   'PreToolUse',
@@ -93,6 +101,7 @@ export const CLAUDE_CODE_HOOK_EVENTS = [
   'Stop',
   'SessionStart',
   'SessionEnd',
+  'UserPromptSubmit',
 ] as const;
 
 /** One hook event the gate handles, as Claude Code sends it. */
@@ -104,5 +113,6 @@ export const ClaudeCodeHookInput = z.discriminatedUnion('hook_event_name', [
   StopInput,
   SessionStartInput,
   SessionEndInput,
+  UserPromptSubmitInput,
 ]);
 export type ClaudeCodeHookInput = z.infer<typeof ClaudeCodeHookInput>;

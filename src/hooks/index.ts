@@ -14,6 +14,7 @@ export {
   StopInput,
   SessionStartInput,
   SessionEndInput,
+  UserPromptSubmitInput,
 } from './ClaudeCodeHookInput.js';
 export {
   ClaudeCodeHookOutput,

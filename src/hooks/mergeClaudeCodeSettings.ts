@@ -21,6 +21,7 @@ const INSTALLED_EVENTS: readonly { event: string; matcher: boolean }[] = [
   { event: 'Stop', matcher: false },
   { event: 'SessionStart', matcher: false },
   { event: 'SessionEnd', matcher: false },
+  { event: 'UserPromptSubmit', matcher: false },
 ];
 
 /** Settings that cannot be merged (not an object, `hooks` of the wrong shape); nothing is written. */

@@ -99,6 +99,9 @@ function start(id: string, call: CodingAgentCall) {
     ...(call.targets && { targets: call.targets }),
     ...(call.stateOnly && { stateOnly: true }),
     ...(call.trust && { trust: call.trust }),
+    ...(call.creates && { creates: true }),
+    ...(call.created && { created: call.created }),
+    ...(call.egress && { egress: true }),
   };
 }
 
@@ -173,7 +176,9 @@ export function respondToClaudeCodeHook(
       const id = input.tool_use_id;
       if (inFlight(id)) {
         // A read that verifies the last write completes the verification at once: the next write may go.
-        finishToolCall(session, { id, ok: true });
+        // What the response reveals by the rules file's `discovers` fields is validated with it.
+        const discovered = classify.discover?.(input.tool_name, input.tool_response, input.tool_input) ?? [];
+        finishToolCall(session, { id, ok: true, ...(discovered.length > 0 && { discovered }) });
         return undefined;
       }
       const call = classify(input.tool_name, input.tool_input);
@@ -230,6 +235,10 @@ export function respondToClaudeCodeHook(
         };
       return { decision: 'block', reason: worded(words.model, blocked) };
     }
+    case 'UserPromptSubmit':
+      // What the user typed: a value standing in it validates a target (with `targets: 'bind'`).
+      session.userMessage(input.prompt);
+      return undefined;
     case 'SessionStart':
     case 'SessionEnd':
       return undefined;

@@ -56,8 +56,8 @@ export interface SettledCall {
   selfVerifying?: boolean;
   /** The call's own arguments: evidence that appears in them is the model's, not the tool's. */
   args?: unknown;
-  /** Targets the result revealed (the harness's own extraction), validated on success. */
-  discovered?: string[];
+  /** Targets the result revealed (a rule's `discovers`, each with its field), validated on success. */
+  discovered?: (string | { target: string; field: string })[];
 }
 
 /**

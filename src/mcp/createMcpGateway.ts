@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeclaration } from '../classify/index.js';
-import { SafetyInputError, type FSMBlockedError, type ToolCallStart } from '../index.js';
+import { callDigest, SafetyInputError, type FSMBlockedError, type ToolCallStart } from '../index.js';
 import { createAdmissionQueue } from './admissionQueue.js';
 import { createElicitation } from './elicitation.js';
 import { createGatewayPolicy, type GatedCall } from './gatewayPolicy.js';
@@ -189,6 +189,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       ended: false,
       args: a.args,
       ...(described.selfVerifying && { selfVerifying: true as const }),
+      discover: (result) => catalogue.discover(name, result, a.args),
     };
     if (a.reused) {
       // The server may still answer the cancelled call of this id: this one cannot be told apart.
@@ -342,6 +343,11 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       ...(described.targets && { targets: described.targets }),
       ...(described.stateOnly && { stateOnly: true }),
       ...(described.trust && { trust: described.trust }),
+      ...(described.creates && { creates: true }),
+      ...(described.created && { created: described.created }),
+      ...(described.egress && { egress: true }),
+      // A person's answer (elicitation) binds to this very call.
+      digest: callDigest({ tool: name, args, ...(described.targets && { targets: described.targets }) }),
     };
     const a: Admission = { request, key, tracked: pending.get(key)!, name, args, described, callId, reused, start };
     let decided;

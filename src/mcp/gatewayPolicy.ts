@@ -31,6 +31,10 @@ export interface GatedCall {
   /** Declared self-verifying by a rule: only then may its own result verify it. */
   selfVerifying?: true;
   args?: unknown;
+  /** The targets a result reveals by the tool's rule's `discovers` (the catalogue's `discover`). */
+  discover?: (result: unknown) => { target: string; field: string }[];
+  /** What its result revealed, once it came. */
+  discovered?: { target: string; field: string }[];
 }
 
 export interface GatewayPolicyOptions {
@@ -178,6 +182,7 @@ export function createGatewayPolicy(options: GatewayPolicyOptions): GatewayPolic
       kind: call.kind,
       args: call.args,
       ...(call.selfVerifying && { selfVerifying: true }),
+      ...(settled.ok && call.discovered?.length && { discovered: call.discovered }),
     };
     if (!shared) {
       // A local session: at once (no closure, no queue: this runs once per call).
@@ -195,6 +200,8 @@ export function createGatewayPolicy(options: GatewayPolicyOptions): GatewayPolic
     if ('result' in message) {
       const result = asObject(message.result) ?? {};
       if (result.isError === true) return { ok: false };
+      // What the result reveals by the rule's `discovers` (structuredContent, else JSON text): validated on success.
+      if (call.discover) call.discovered = call.discover(result);
       // Only a self-verifying tool's result is read for evidence (`settleToolCall` looks at nothing else of it).
       return { ok: true, value: call.selfVerifying ? (evidenceOf(result) ?? result) : result };
     }

@@ -89,6 +89,8 @@ export interface ToolCatalogue {
   explain(name: string, args?: unknown): Explained;
   /** {@link explain}, kept per tool when nothing of the call's arguments goes into it. */
   describe(name: string, args: unknown): Explained;
+  /** The targets a result of `name` reveals by its rule's `discovers`, each with its field. */
+  discover(name: string, result: unknown, args?: unknown): { target: string; field: string }[];
 }
 
 /**
@@ -258,6 +260,7 @@ export function createToolCatalogue(options: ToolCatalogueOptions): ToolCatalogu
     needsListing: (name) => serverHasTools && (listing !== undefined || (!listFresh && !pins.has(name))),
     fetchTools,
     explain,
+    discover: (name, result, args) => classifier.discover(name, result, args),
     describe(name, args) {
       const known = describedByName.get(name);
       if (known) return known;

@@ -9,7 +9,7 @@ import type {
 } from '@openai/agents';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
-import { deniedText, escalationOf } from '../ai-sdk/gateCall.js';
+import { deniedText, escalationOf, tellUserWords } from '../ai-sdk/gateCall.js';
 import { optionsError, rePromptText, SessionLike } from '../ai-sdk/shared.js';
 
 /** What {@link guardModel} accepts. */
@@ -34,7 +34,9 @@ const asksForTools = (output: readonly AgentOutputItem[]) => output.some((item) 
  * `session.canFinalAnswer()` refuses, the model is asked again with its answer
  * and the block envelope appended to the input (a user message), up to
  * `maxRePrompts` times per model call. After that the answer is handed on and
- * {@link finalAnswerGuardrail} stops it before it reaches the user.
+ * {@link finalAnswerGuardrail} stops it before it reaches the user. The request's user messages and
+ * instructions are told to the session first (`userMessage`): under target binding a value the user
+ * typed validates a write's target.
  * Streamed responses are held until `response_done`, then checked the same way.
  *
  * @throws {TypeError} naming the bad option (`options.session`, `options.maxRePrompts`).
@@ -57,9 +59,18 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
     input.push({ role: 'user', content: rePromptText(session, refusal) });
     return { ...request, input };
   };
+  // The user's words (and the agent's instructions) reach the session before the model answers.
+  const tell = (request: ModelRequest) => {
+    if (request.systemInstructions) tellUserWords(session, [{ role: 'system', content: request.systemInstructions }]);
+    tellUserWords(
+      session,
+      typeof request.input === 'string' ? [{ role: 'user', content: request.input }] : request.input,
+    );
+  };
 
   const guarded: Model = {
     async getResponse(request) {
+      tell(request);
       let call = withRejectedBlocks(session, request);
       let response: ModelResponse = await model.getResponse(call);
       for (let n = 0; n < maxRePrompts; n++) {
@@ -72,6 +83,7 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
       return response;
     },
     async *getStreamedResponse(request) {
+      tell(request);
       let call = withRejectedBlocks(session, request);
       for (let n = 0; ; n++) {
         const held: StreamEvent[] = [];

@@ -29,12 +29,22 @@ export interface CodingAgentCall {
    * evidence for every file edited before it began.
    */
   check?: true;
+  /** A write that creates what it acts on, the keys it creates, a read that sends data out (rules file). */
+  creates?: true;
+  created?: string[];
+  egress?: true;
   /** What decided it, in words (for `--explain` output and docs). */
   rule: string;
 }
 
-/** Classifies one coding-agent tool call. Never throws: anything unknown or malformed is a write. */
-export type CodingAgentClassifier = (toolName: string, input?: unknown) => CodingAgentCall;
+/**
+ * Classifies one coding-agent tool call. Never throws: anything unknown or malformed is a write.
+ * `discover` reads a tool's result (`tool_response`) by the rules file's `discovers` fields.
+ */
+export interface CodingAgentClassifier {
+  (toolName: string, input?: unknown): CodingAgentCall;
+  discover?(toolName: string, response: unknown, input?: unknown): { target: string; field: string }[];
+}
 
 /** One built-in tool of the table: its kind and the argument holding the file it touches. */
 interface BuiltinTool {
@@ -192,6 +202,9 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
       ...(targets && { targets }),
       ...(d.stateOnly && { stateOnly: true }),
       ...(d.trust && { trust: d.trust }),
+      ...(d.creates && { creates: true }),
+      ...(d.created && { created: d.created }),
+      ...(d.egress && { egress: true }),
       rule,
     };
   };
@@ -245,13 +258,16 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
     const call = described(tool, input, '');
     return { ...call, rule: call.kind === 'write' ? 'not in the table or the rules: a write' : 'generic verbs' };
   };
-  return (tool, input) => {
+  const classifier: CodingAgentClassifier = (tool, input) => {
     try {
       return classify(tool, input);
     } catch {
       return { tool: String(tool), kind: 'write', rule: 'unreadable input' };
     }
   };
+  // Only tools the rules file names reveal anything (a built-in tool's output is the project's files).
+  classifier.discover = (tool, response, input) => (ruled.has(tool) ? byRules.discover(tool, response, input) : []);
+  return classifier;
 }
 
 /**

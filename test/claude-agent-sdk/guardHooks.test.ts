@@ -53,7 +53,7 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     expectTypeOf(guarded.hooks.PreToolUse![0]!.hooks[0]!).toEqualTypeOf<HookCallback>();
     const options: Options = { hooks: guarded.hooks, canUseTool: guarded.canUseTool };
     expect(Object.keys(options.hooks!).sort()).toEqual(
-      ['PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'Stop'].sort(),
+      ['PermissionDenied', 'PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'Stop', 'UserPromptSubmit'].sort(),
     );
   });
 

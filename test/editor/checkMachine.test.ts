@@ -21,7 +21,7 @@ describe('checking an edited machine', () => {
     const i1 = check.report.violations.find((v) => v.id === 'I1')!;
     expect(i1.name).toBe('No write without a validated target');
     const last = i1.steps.at(-1)!;
-    expect(last).toMatchObject({ from: 'RESOLVING', decision: 'allowed', transition: '*.BEGIN_CALL[0]' });
+    expect(last).toMatchObject({ from: 'RESOLVING', decision: 'allowed', transition: '*.BEGIN_CALL[1]' });
     expect(last.text).toMatch(/^RESOLVING · begin write → allowed/);
     // Plain data: it crosses from the worker by structured clone.
     expect(structuredClone(check.report)).toEqual(check.report);

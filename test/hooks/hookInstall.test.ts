@@ -39,6 +39,7 @@ describe('hook install claude-code', () => {
       'Stop',
       'SessionStart',
       'SessionEnd',
+      'UserPromptSubmit',
     ]);
   });
 

@@ -16,7 +16,7 @@ async function run(args: string[]) {
 const CASES: Array<[unknown, string]> = [
   [
     { tools: { lookup_host: 'reed' } },
-    'tools.lookup_host: expected a tool kind (one of resolve, read, write, user_input), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying? } or an argument rule { arg, values, default }, got "reed"',
+    'tools.lookup_host: expected a tool kind (one of resolve, read, write, user_input), a rule { kind, targets?, prefix?, trust?, stateOnly?, selfVerifying?, discovers?, creates?, created?, egress?, optionalTargets? } or an argument rule { arg, values, default }, got "reed"',
   ],
   [
     { tools: { vm: { arg: 'action', values: { status: 'reed' }, default: 'write' } } },
@@ -24,7 +24,7 @@ const CASES: Array<[unknown, string]> = [
   ],
   [
     { tools: { vm: { kind: 'write', target: ['vm_id'] } } },
-    'tools.vm: Unrecognized key: "target": not a rule field (allowed: kind, arg, values, default, missing, targets, prefix, trust, stateOnly, selfVerifying)',
+    'tools.vm: Unrecognized key: "target": not a rule field (allowed: kind, arg, values, default, missing, targets, prefix, optionalTargets, trust, stateOnly, selfVerifying, discovers, creates, created, egress)',
   ],
 ];
 

@@ -3,12 +3,16 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { discoveredOfResult } from '../../src/mcp/discoveredOfResult.js';
+import { discoveredTargets, type ResultDiscovery } from 'assistant-safety/classify';
+
+/** The target keys only (the fields are checked once, below). */
+const keys = (result: unknown, discovers: ResultDiscovery[]) =>
+  discoveredTargets(result, discovers).map((d) => d.target);
 
 /*
- * Result-field discovery on real MCP tool results: a server built with the SDK returns
- * structured output, JSON text and free text, and the SDK's client receives them as a client
- * of the gateway would.
+ * Result-field discovery: on real MCP tool results (a server built with the SDK returns
+ * structured output, JSON text and free text, received by the SDK's client as the gateway's
+ * client would), on plain JSON values (a Claude Code tool_response) and on JSON text.
  */
 
 async function resultsOfRealServer() {
@@ -53,34 +57,52 @@ async function resultsOfRealServer() {
   return results;
 }
 
-describe('discoveredOfResult', () => {
+describe('discoveredTargets', () => {
   it('should read structuredContent, expanding arrays at every level, with the prefix, deduplicated', async () => {
     const { files } = await resultsOfRealServer();
-    expect(discoveredOfResult(files, [{ path: 'files.id', prefix: 'file:' }])).toEqual(['file:a1', 'file:b2']);
-    expect(discoveredOfResult(files, [{ path: 'files.owners' }])).toEqual(['ann@example.com', 'bo@example.com']);
+    expect(keys(files, [{ path: 'files.id', prefix: 'file:' }])).toEqual(['file:a1', 'file:b2']);
+    expect(keys(files, [{ path: 'files.owners' }])).toEqual(['ann@example.com', 'bo@example.com']);
   });
 
   it('should read the JSON text of text content when there is no structuredContent, a top-level array element by element', async () => {
     const { mail, ids } = await resultsOfRealServer();
-    expect(discoveredOfResult(mail, [{ path: 'id', prefix: 'mail:' }])).toEqual(['mail:m-7', 'mail:42']);
-    expect(discoveredOfResult(ids, [{ path: '' }])).toEqual(['x-1', 'x-2']);
+    expect(keys(mail, [{ path: 'id', prefix: 'mail:' }])).toEqual(['mail:m-7', 'mail:42']);
+    expect(keys(ids, [{ path: '' }])).toEqual(['x-1', 'x-2']);
   });
 
   it('should find nothing in free text, in a failed result, or with no discovers', async () => {
     const { page, broken, files } = await resultsOfRealServer();
-    expect(discoveredOfResult(page, [{ path: '' }, { path: 'account' }])).toEqual([]);
-    expect(discoveredOfResult(broken, [{ path: 'files.id' }])).toEqual([]);
-    expect(discoveredOfResult(files, [])).toEqual([]);
+    expect(keys(page, [{ path: '' }, { path: 'account' }])).toEqual([]);
+    expect(keys(broken, [{ path: 'files.id' }])).toEqual([]);
+    expect(keys(files, [])).toEqual([]);
   });
 
   it('should never read inherited properties or getters, and cap what it returns', () => {
     const hostile = Object.create({ id: 'inherited' }) as Record<string, unknown>;
     Object.defineProperty(hostile, 'name', { get: () => 'getter', enumerable: true });
-    expect(
-      discoveredOfResult({ structuredContent: { items: [hostile] } }, [{ path: 'items.id' }, { path: 'items.name' }]),
-    ).toEqual([]);
+    expect(keys({ structuredContent: { items: [hostile] } }, [{ path: 'items.id' }, { path: 'items.name' }])).toEqual(
+      [],
+    );
     const many = { structuredContent: { ids: Array.from({ length: 500 }, (_, i) => `id-${i}`) } };
-    expect(discoveredOfResult(many, [{ path: 'ids' }])).toHaveLength(64);
-    expect(discoveredOfResult({ structuredContent: { id: 'x'.repeat(5000) } }, [{ path: 'id' }])).toEqual([]);
+    expect(keys(many, [{ path: 'ids' }])).toHaveLength(64);
+    expect(keys({ structuredContent: { id: 'x'.repeat(5000) } }, [{ path: 'id' }])).toEqual([]);
+  });
+
+  it('should name the field each target came from, and read plain JSON values and JSON text alike', () => {
+    const listing = { files: [{ id: 'a1', name: 'Report' }], next: 'cursor-9' };
+    const discovers = [{ path: 'files.id', prefix: 'file:' }, { path: 'next' }];
+    const expected = [
+      { target: 'file:a1', field: 'files.id' },
+      { target: 'cursor-9', field: 'next' },
+    ];
+    expect(discoveredTargets(listing, discovers)).toEqual(expected);
+    expect(discoveredTargets(JSON.stringify(listing), discovers)).toEqual(expected);
+    expect(discoveredTargets('file a1 is here', discovers)).toEqual([]);
+  });
+
+  it('should read a "__proto__" key JSON made its own like any key, and never Object.prototype', () => {
+    const parsed: unknown = JSON.parse('{"__proto__":{"id":"own"},"items":[{"id":"i1"}]}');
+    expect(keys(parsed, [{ path: '__proto__.id' }])).toEqual(['own']);
+    expect(keys({ items: [{}] }, [{ path: 'items.constructor' }, { path: 'items.toString' }])).toEqual([]);
   });
 });
