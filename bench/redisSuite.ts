@@ -32,12 +32,12 @@ interface JobResult {
   conflicts: number;
 }
 
-interface Worker {
+export interface Worker {
   child: ChildProcess;
   run(job: object): Promise<JobResult>;
 }
 
-function startWorker(url: string, name: string): Worker {
+export function startWorker(url: string, name: string): Worker {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/redisWorker.ts', url, name], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -73,7 +73,7 @@ function processCpuUs(pid: number | undefined): number {
   }
 }
 
-const percentile = (xs: number[], p: number) => {
+export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createSafetySession } from 'assistant-safety';
 import { createRedisSessionStore } from 'assistant-safety/redis';
 
@@ -14,17 +14,24 @@ import { createRedisSessionStore } from 'assistant-safety/redis';
  * on). `bare`: each op is a GET and a SET of a value the size of a stored
  * session: the round trips the store cannot do with fewer.
  *
- * argv: URL WORKER
+ * argv: TARGET WORKER, TARGET a redis:// URL or JSON { cluster: [urls], durability? }
  */
 
-const [url, worker] = process.argv.slice(2);
-const raw = new Redis(url!);
+const [target, worker] = process.argv.slice(2);
+/** A URL (one server), or JSON `{ cluster: [urls], durability? }` (a Redis Cluster). */
+const where: { url?: string; cluster?: string[]; durability?: 'primary' | 'replicated' } = target!.startsWith('{')
+  ? (JSON.parse(target!) as { cluster: string[]; durability?: 'primary' | 'replicated' })
+  : { url: target! };
+const raw = where.cluster
+  ? new Cluster(where.cluster.map((u) => ({ host: new URL(u).hostname, port: Number(new URL(u).port) })))
+  : new Redis(where.url!);
 const stores = new Map<string, ReturnType<typeof createRedisSessionStore>>();
 const storeFor = (prefix: string) => {
   let store = stores.get(prefix);
   if (!store) {
     store = createRedisSessionStore({
-      url: url!,
+      ...(where.cluster ? { cluster: where.cluster } : { url: where.url! }),
+      ...(where.durability && { durability: where.durability }),
       keyPrefix: prefix,
       worker: worker!,
       streams: { maxLen: 1000 },
@@ -68,8 +75,9 @@ async function run(job: Job) {
         s.endToolCall({ id: callId, ok: true });
       });
     } else {
-      await raw.get(`${job.prefix}${id}`);
-      await raw.set(`${job.prefix}${id}`, VALUE);
+      // A hash tag as the store's keys have: on a cluster the pair goes to the session's primary.
+      await raw.get(`${job.prefix}{${id}}`);
+      await raw.set(`${job.prefix}{${id}}`, VALUE);
     }
     latencies.push(performance.now() - t);
   }

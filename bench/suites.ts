@@ -7,6 +7,7 @@ import type { Figure } from './measure.js';
 import { mcpFigures, type McpSizes } from './mcpSuite.js';
 import { replayFigures, type ReplaySizes } from './replaySuite.js';
 import { redisFigures, type RedisSizes } from './redisSuite.js';
+import { redisClusterFigures, type RedisClusterSizes } from './redisClusterSuite.js';
 import { atRestFigures, type AtRestSizes } from './sessionsAtRest.js';
 import { auditFigures, type AuditSizes } from './auditSuite.js';
 
@@ -18,6 +19,7 @@ export interface BenchSizes {
   graph: GraphSizes;
   app: AppSizes;
   redis: RedisSizes;
+  redisCluster: RedisClusterSizes;
   mcp: McpSizes;
   otel: OtelSizes;
   hook: HookSizes;
@@ -32,6 +34,7 @@ export const FULL_SIZES: BenchSizes = {
   graph: { runs: 3, mutationRuns: 2, simpleDepth: 3 },
   app: { events: 100_000, runs: 2 },
   redis: { decisions: 2000, runs: 3 },
+  redisCluster: { decisions: 500, runs: 3 },
   mcp: { calls: 2000, runs: 5 },
   otel: { cycles: 10_000, runs: 5 },
   hook: { events: 20, runs: 3 },
@@ -48,13 +51,15 @@ export const TINY_SIZES: BenchSizes = {
   graph: { runs: 2, mutationRuns: 2, simpleDepth: 2, mutants: 2 },
   app: { events: 300, runs: 2, steps: 3 },
   redis: { decisions: 50, runs: 2 },
+  redisCluster: { decisions: 50, runs: 1 },
   mcp: { calls: 30, runs: 2 },
   otel: { cycles: 50, runs: 2 },
   hook: { events: 3, runs: 2 },
   audit: { traces: 200, runs: 2 },
 };
 
-export type SuiteId = 'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'mcp' | 'otel' | 'hook' | 'audit';
+export type SuiteId =
+  'gate' | 'atRest' | 'replay' | 'graph' | 'app' | 'redis' | 'redisCluster' | 'mcp' | 'otel' | 'hook' | 'audit';
 
 export interface Suite {
   id: SuiteId;
@@ -70,6 +75,11 @@ export const SUITES: readonly Suite[] = [
   { id: 'graph', title: '4. graph work', run: async (s) => graphFigures(s.graph) },
   { id: 'app', title: '5. the app', run: (s) => appFigures(s.app) },
   { id: 'redis', title: '6. sessions shared on Redis', run: (s) => redisFigures(s.redis) },
+  {
+    id: 'redisCluster',
+    title: '6b. sessions on a Redis Cluster',
+    run: (s) => redisClusterFigures(s.redisCluster),
+  },
   { id: 'mcp', title: '7. the MCP gateway', run: (s) => mcpFigures(s.mcp) },
   { id: 'otel', title: '8. OpenTelemetry instrumentation', run: (s) => otelFigures(s.otel) },
   { id: 'hook', title: '9. the Claude Code hook', run: (s) => hookFigures(s.hook) },
