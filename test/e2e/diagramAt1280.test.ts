@@ -7,8 +7,8 @@ import { root, screenshot, serveAppInBrowser, startAgent } from './helpers.js';
 /*
  * The diagram on a 1280×720 screen, in the default Edit and Live views:
  * laid out for its pane, filling it, nothing clipped, every state name and
- * transition label drawn at 11 px or more. The Patrol run machine, in the
- * Edit and Recordings views: filling its pane, nothing clipped.
+ * transition label drawn at 11 px or more. The Patrol run machine (a chain,
+ * drawn in snaked rows), in the Edit and Recordings views: the same.
  */
 
 const app = serveAppInBrowser({
@@ -97,7 +97,7 @@ describe('the diagram at 1280×720', () => {
     expect(app.errors).toEqual([]);
   });
 
-  it('should fit the Patrol run machine in its pane in the Edit view and with a recorded run, nothing clipped', async () => {
+  it('should fit the Patrol run machine in its pane in the Edit view and with a recorded run, every name and label at 11 px or more, nothing clipped', async () => {
     await app.page.setViewportSize({ width: 1280, height: 720 });
     await app.page.goto(`${app.served.url}&mode=edit`);
     await app.page.getByRole('button', { name: 'patrol', exact: true }).click();
@@ -112,10 +112,12 @@ describe('the diagram at 1280×720', () => {
     const run = await measure(app.page);
     await screenshot(app.page, 'diagram-1280-patrol-run');
     console.log(`Patrol, Recordings view at 1280×720: ${JSON.stringify(run)}`);
-    // Its twelve states in a chain, with a PHASE_FAILED edge from eight of them, fill the pane and
-    // nothing is clipped; its labels are drawn smaller than the safety machine's (logged above).
+    // Its twelve states in a chain, with a PHASE_FAILED edge from eight of them, are laid out in
+    // snaked rows: they fill the pane, as legible as the safety machine, nothing clipped.
     for (const m of [edit, run]) {
       expect(fills(m)).toBeGreaterThanOrEqual(0.6);
+      expect(m.smallest.stateName).toBeGreaterThanOrEqual(11);
+      expect(m.smallest.transitionLabel).toBeGreaterThanOrEqual(11);
       expect(m.clipped).toEqual([]);
     }
     expect(app.errors).toEqual([]);

@@ -52,13 +52,13 @@ describe('analyzer (the app replay)', () => {
     const taken = entries.map((_, i) => analyzer.detailAt(i)?.transition);
     expect(taken).toEqual([
       undefined, // create
-      '*.BEGIN_CALL[0]', // resolve begins (root level)
+      '*.BEGIN_CALL[1]', // resolve begins (root level)
       'RESOLVING.TOOL_SUCCEEDED[0]', // -> READING
       'READING.BEGIN_CALL[3]', // write -> WRITING
       '*.TOOL_SUCCEEDED[2]', // write lands -> VERIFYING
-      'VERIFYING.BEGIN_CALL[1]', // blocked: UNVERIFIED_WRITE
+      'VERIFYING.BEGIN_CALL[2]', // blocked: UNVERIFIED_WRITE
       'VERIFYING.CHECK_FINAL_ANSWER[1]', // blocked: FINAL_ANSWER_UNVERIFIED
-      '*.BEGIN_CALL[0]', // read begins
+      '*.BEGIN_CALL[1]', // read begins
       'VERIFYING.TOOL_SUCCEEDED[0]', // verifying read
       'VERIFYING.COMPLETE_VERIFICATION[0]', // -> READING
       undefined, // final answer in READING: no transition handles it

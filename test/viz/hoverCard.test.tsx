@@ -23,7 +23,7 @@ describe('the details a diagram shows on hover', () => {
     const text = container.textContent!;
     expect(text).toContain('READING → WRITING');
     expect(text).toContain(`when isWrite: ${model.definition.guards.isWrite!.description}`);
-    expect(text).toContain('actions: beginCall');
+    expect(text).toContain('actions: validateUserNamedTargets, beginCall');
   });
 
   it('should find the state or transition under the pointer from the element hit', () => {

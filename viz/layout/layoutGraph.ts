@@ -134,7 +134,7 @@ function nodeBadges(node: StateNodeModel): Badge[] {
 }
 
 /** The size of a state box and its chips. */
-function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
+export function measureNode(node: StateNodeModel): Omit<NodeLayout, 'x' | 'y'> {
   const m = METRICS;
   const badges = nodeBadges(node);
   const title = (node.label.length + (node.initial ? 2 : 0)) * m.titleCharWidth;
@@ -170,6 +170,15 @@ const LAYOUT_OPTIONS = {
   'elk.padding': '[top=12,left=12,bottom=12,right=12]',
 };
 
+/**
+ * Left to right (a wide, short pane, where height limits the zoom): labels above their edge and
+ * parallel edges closer, so stacked labels of parallel edges do not push the rows apart.
+ */
+const WIDE_OPTIONS = {
+  'elk.layered.edgeLabels.sideSelection': 'SMART_UP',
+  'elk.spacing.edgeEdge': '6',
+};
+
 const MARGIN = 12;
 /** Distance between two lanes of root-level transitions (top-down layouts). */
 const LANE_GAP = 10;
@@ -198,7 +207,7 @@ export async function layoutGraph(model: GraphModel, options: LayoutOptions = {}
   const rootEdges = model.edges.filter((e) => e.source === ANY_STATE);
   const graph: ElkNode = {
     id: 'root',
-    layoutOptions: { ...LAYOUT_OPTIONS, 'elk.direction': direction },
+    layoutOptions: { ...LAYOUT_OPTIONS, ...(direction === 'RIGHT' && WIDE_OPTIONS), 'elk.direction': direction },
     children: states.map((n) => {
       const size = measured.get(n.id)!;
       return { id: n.id, width: size.width, height: size.height };
