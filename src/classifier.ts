@@ -144,6 +144,10 @@ export interface RulesClassifier extends ToolClassifier {
    * The targets a call's result reveals by its rule's `discovers` (see `discoveredTargets`), for
    * `endToolCall({ discovered })`; empty without such a rule. An argument rule discovers only
    * for a call it classifies as a read or a resolve, so give the call's `args` for one.
+   *
+   * @example
+   * const classify = createClassifier({ tools: { list_files: { kind: 'read', discovers: [{ path: 'files.id' }] } } });
+   * classify.discover('list_files', { files: [{ id: 'a1' }] }); // [{ target: 'a1', field: 'files.id' }]
    */
   discover(toolName: string, result: unknown, args?: unknown): DiscoveredTarget[];
 }
@@ -362,12 +366,11 @@ export function createClassifier(rules: unknown): RulesClassifier {
       } else if (kind === 'write') out.detail += `, targets from ${rule.targets.join(', ')}: none given (optional)`;
     }
     if (creates) {
-      out.creates = true;
-      if (created.length > 0) {
-        out.created = created;
-        // What it creates is among the resources it touches: a read of it verifies the write.
+      // What it creates is among the resources it touches: a read of it verifies the write.
+      if (created.length > 0)
         out.targets = [...(out.targets ?? []), ...created.filter((t) => !(out.targets ?? []).includes(t))];
-      }
+      out.creates = true;
+      if (created.length > 0) out.created = created;
       out.detail += created.length > 0 ? `, creates ${created.join(', ')}` : ', creates';
     }
     if (rule.egress === true && kind === 'read') {
