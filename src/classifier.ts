@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { ToolKind } from './toolKind.js';
 import { formatIssues, safeParseInput, type Issue } from './Issue.js';
-import { discoveredTargets, ResultDiscovery, type DiscoveredTarget } from './classify/discoveredTargets.js';
-import { ownValue, valuesAt } from './classify/valuesAt.js';
-import { factIssues } from './classify/ruleFacts.js';
+import { discoveredTargets, ResultDiscovery, type DiscoveredTarget } from './discoveredTargets.js';
+import { ownValue, valuesAt } from './valuesAt.js';
+import { factIssues } from './ruleFacts.js';
 
 const argPaths = () => z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)));
 

@@ -6,7 +6,7 @@ import {
   type CallDescriptor,
   type ToolClassifier,
 } from '../classifier.js';
-import type { DiscoveredTarget } from './discoveredTargets.js';
+import type { DiscoveredTarget } from '../discoveredTargets.js';
 import { ToolKind } from '../toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from '../Issue.js';
 

@@ -38,7 +38,7 @@ beforeAll(() => {
     throw new Error('the package is not built: run `npm run build` (npm test does) before this test');
   }
   work = mkdtempSync(join(tmpdir(), 'assistant-safety-pack-'));
-  // --ignore-scripts: prepack would build again; npm test has just built this tree.
+  // --ignore-scripts: prepare would build again; npm test has just built this tree.
   const packed = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root);
   tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
   project = join(work, 'consumer');
@@ -192,13 +192,15 @@ export const used = [state, loop, invariants.length, exploreMachine, toMermaid, 
     expect(gzipped).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
   });
 
-  it('should install with no install script to run: no warning, no prepare, nothing built on install', () => {
+  it('should install with no install script to run: no warning, nothing built on install', () => {
     const installed = JSON.parse(
       readFileSync(join(project, 'node_modules', 'assistant-safety', 'package.json'), 'utf8'),
     ) as {
       scripts?: Record<string, string>;
     };
-    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+    // `prepare` stays in the manifest (a clone's `npm ci` builds with it); npm runs it only for a git or
+    // directory install, never for a registry or tarball one, which the install below shows.
+    for (const hook of ['preinstall', 'install', 'postinstall'])
       expect(installed.scripts?.[hook], `the published package.json has a ${hook} script`).toBeUndefined();
     // The same tarball installed with scripts allowed, as a user does: npm has nothing to warn about.
     const second = join(work, 'consumer-with-scripts');
@@ -209,8 +211,12 @@ export const used = [state, loop, invariants.length, exploreMachine, toMermaid, 
       JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { 'assistant-safety': spec } }),
     );
     writeFileSync(join(second, 'package-lock.json'), JSON.stringify(consumerLock(spec)));
-    const result = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], second);
-    expect(`${result.stdout}${result.stderr}`).not.toMatch(/install-scripts|allowScripts|prepare|EBADENGINE/);
+    // --foreground-scripts: npm prints every lifecycle script it runs, so one of ours would show.
+    const result = run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--foreground-scripts'], second);
+    const printed = `${result.stdout}${result.stderr}`;
+    expect(printed).not.toMatch(/install-scripts|allowScripts|EBADENGINE/);
+    expect(printed).not.toMatch(/assistant-safety@[^ ]+ (preinstall|install|postinstall|prepare)\b/);
+    expect(printed).not.toMatch(/npm run build|tsc -p|vite build/);
   });
 
   it('should build once when packed: the scripts npm pack runs hold one build', () => {
