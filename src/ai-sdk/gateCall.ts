@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { FSMBlockedEnvelope, FSMBlockedError } from '../FSMBlockedError.js';
 import { restoreSafetySession, type SafetySession, type ToolCallStart } from '../SafetySession.js';
 import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../toolKind.js';
-import { callDigest } from '../userWords.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
 import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
+import { callFacts, digestOf, discoveredBy } from '../loop/callFacts.js';
 
 /** `(toolName, input) => ToolKind`, or a describing classifier (`createClassifier(rules)`, whose `describe` is used). */
 export type AdapterClassify = (toolName: string, input: unknown) => unknown;
@@ -23,7 +23,7 @@ export interface GatedCall {
   selfVerifying: boolean;
   args: unknown;
   /** The targets the call's result reveals by its rule's `discovers` (a rules classifier's `discover`). */
-  discover?: (value: unknown) => unknown;
+  discover?: (value: unknown) => { target: string; field: string }[];
 }
 
 /**
@@ -44,35 +44,15 @@ export function describeCall(classify: AdapterClassify, id: string, tool: string
   const valid = (TOOL_KINDS as readonly unknown[]).includes(descriptor.kind);
   const start: ToolCallStart = { id, kind: valid ? (descriptor.kind as ToolKind) : 'write', tool };
   if (!valid) return { start, selfVerifying: false, args };
-  if (Array.isArray(descriptor.targets) && descriptor.targets.every((t) => typeof t === 'string'))
-    start.targets = [...(descriptor.targets as string[])];
-  if (descriptor.stateOnly === true) start.stateOnly = true;
-  if (descriptor.trust === 'untrusted') start.trust = 'untrusted';
-  if (descriptor.creates === true) start.creates = true;
-  if (Array.isArray(descriptor.created) && descriptor.created.every((t) => typeof t === 'string'))
-    start.created = [...(descriptor.created as string[])];
-  if (descriptor.egress === true) start.egress = true;
+  const { selfVerifying, ...facts } = callFacts(descriptor);
+  Object.assign(start, facts);
   // A person's answer binds to this very call: its tool, canonical arguments and targets.
-  start.digest = callDigest({ tool, args, ...(start.targets && { targets: start.targets }) });
-  const call: GatedCall = { start, selfVerifying: descriptor.selfVerifying === true, args };
-  const discover = (classify as { discover?: unknown }).discover;
-  if (typeof discover === 'function') call.discover = (value) => discover.call(classify, tool, value, args);
+  const digest = digestOf(tool, args, start.targets);
+  if (digest !== undefined) start.digest = digest;
+  const call: GatedCall = { start, selfVerifying: selfVerifying === true, args };
+  if (typeof (classify as { discover?: unknown }).discover === 'function')
+    call.discover = (value) => discoveredBy(classify, tool, value, args);
   return call;
-}
-
-/** What a classifier's `discover` gave, kept only when it is a list of `{ target, field }` (never throws). */
-function discoveredOf(discover: () => unknown): { target: string; field: string }[] {
-  let found: unknown;
-  try {
-    found = discover();
-  } catch {
-    return []; // a classifier that throws reveals nothing
-  }
-  if (!Array.isArray(found)) return [];
-  return found.filter(
-    (d): d is { target: string; field: string } =>
-      typeof d === 'object' && d !== null && typeof d.target === 'string' && typeof d.field === 'string',
-  );
 }
 
 /** The messages already told to each session, by their text: a tool loop hands every call the whole history. */
@@ -163,7 +143,7 @@ export function settleGated(
     ...(call.selfVerifying && { selfVerifying: true }),
   };
   if (outcome.ok && call.discover) {
-    const discovered = discoveredOf(() => call.discover!(outcome.value));
+    const discovered = call.discover(outcome.value);
     if (discovered.length > 0) settled.discovered = discovered;
   }
   let aborted = false;

@@ -8,6 +8,8 @@ import type { ToolCall } from './ToolCall.js';
 /** A call of a batch with what the classifier said of it (its kind, and its targets, trust and so on). */
 export interface ClassifiedCall extends ToolCall, Omit<CallDescriptor, 'kind'> {
   kind: ToolKind;
+  /** The digest a person's approval binds to: the call's tool, canonical arguments and targets. */
+  digest?: string;
 }
 
 /** What a person answered when the loop escalated a block: approve (attest the missing evidence) or deny. */

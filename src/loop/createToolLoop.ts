@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { FSMBlockedError } from '../FSMBlockedError.js';
-import type { SafetySession } from '../SafetySession.js';
+import type { SafetySession, ToolCallStart } from '../SafetySession.js';
 import { TOOL_KINDS, type ToolKind } from '../toolKind.js';
 import { callKey } from './callKey.js';
 import { createLimiter } from './createLimiter.js';
@@ -17,6 +17,7 @@ import {
 } from './errorCodes.js';
 import { outcomeOfError } from '../outcomeOfError.js';
 import { settleToolCall } from './settleToolCall.js';
+import { callFacts, digestOf, discoveredBy } from './callFacts.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
@@ -222,11 +223,10 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
           { code: 'custom', path: ['calls', i], message },
         ]);
       }
-      const out: ClassifiedCall = { ...call, kind: kind as ToolKind };
-      if (Array.isArray(descriptor.targets)) out.targets = [...(descriptor.targets as string[])];
-      if (descriptor.stateOnly === true) out.stateOnly = true;
-      if (descriptor.trust === 'untrusted') out.trust = 'untrusted';
-      if (descriptor.selfVerifying === true) out.selfVerifying = true;
+      const out: ClassifiedCall = { ...call, kind: kind as ToolKind, ...callFacts(descriptor) };
+      // A person's approval binds to this very call (its tool, canonical arguments and targets).
+      const digest = digestOf(call.name, call.args, out.targets);
+      if (digest !== undefined) out.digest = digest;
       return out;
     });
     return { calls, keys };
@@ -267,13 +267,17 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       });
       return blocked.toJSON();
     }
-    const start = {
+    const start: ToolCallStart = {
       id: call.id,
       kind: call.kind,
       tool: call.name,
       ...(call.targets && { targets: call.targets }),
       ...(call.stateOnly && { stateOnly: true }),
       ...(call.trust && { trust: call.trust }),
+      ...(call.creates && { creates: true }),
+      ...(call.created && { created: call.created }),
+      ...(call.egress && { egress: true }),
+      ...(call.digest !== undefined && { digest: call.digest }),
     };
     let blocked = session.beginToolCall(start);
     if (blocked && onEscalate && escalate.includes(blocked.reasonCode)) {
@@ -406,9 +410,16 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         if (block) return { ...base, ...block } as ToolOutcome;
         const result = settled[i]!;
         // Ends the call and, once the evidence is in, completes the verification (one rule with the SDK adapters).
+        const discovered = result.ok ? discoveredBy(classify, call.name, result.value, call.args) : [];
         settleToolCall(
           session,
-          { id: call.id, kind: call.kind, args: call.args, ...(call.selfVerifying && { selfVerifying: true }) },
+          {
+            id: call.id,
+            kind: call.kind,
+            args: call.args,
+            ...(call.selfVerifying && { selfVerifying: true }),
+            ...(discovered.length > 0 && { discovered }),
+          },
           result.ok ? { ok: true, value: result.value } : { ok: false, ...(result.unknown && { unknown: true }) },
         );
         begun.delete(call.id);
