@@ -11,6 +11,9 @@ import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 const tool = z.string().check(z.minLength(1));
 
+/** The longest holder id (a gateway process's name for itself) an orphaned call's end records. */
+export const MAX_HOLDER_LENGTH = 200;
+
 /**
  * Why the tool loop itself refused a call before the session's machine saw it
  * (the loop's outcome codes of the same names, src/loop/errorCodes.ts).
@@ -87,16 +90,28 @@ export const RecordedCall = z.discriminatedUnion('type', [
     code: RecordedBlockCode,
   }),
   /** `unknown: true` (with `ok: false`): the call timed out or was aborted; its tool may have acted. */
-  z.strictObject({
-    type: z.literal('endToolCall'),
-    id: z.string().check(z.minLength(1)),
-    ok: z.boolean(),
-    verified: z.optional(z.boolean()),
-    unknown: z.optional(z.boolean()),
-    discovered: z.optional(CallTargets),
-    /** The result field each discovered target came from, in the same order. */
-    fields: z.optional(z.array(z.string())),
-  }),
+  z
+    .strictObject({
+      type: z.literal('endToolCall'),
+      id: z.string().check(z.minLength(1)),
+      ok: z.boolean(),
+      verified: z.optional(z.boolean()),
+      unknown: z.optional(z.boolean()),
+      discovered: z.optional(CallTargets),
+      /** The result field each discovered target came from, in the same order. */
+      fields: z.optional(z.array(z.string())),
+      /**
+       * An orphaned call: the holder (a gateway process) whose claim on it ran out while it was in
+       * flight; with `ok: false, unknown: true` only. No effect on the machine: it is read by people.
+       */
+      orphanedBy: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_HOLDER_LENGTH))),
+    })
+    .check(
+      z.refine((c) => c.orphanedBy === undefined || (c.unknown === true && !c.ok), {
+        message: 'an orphaned call ends with an unknown outcome: give ok: false, unknown: true',
+        path: ['orphanedBy'],
+      }),
+    ),
 ]);
 export type RecordedCall = z.infer<typeof RecordedCall>;
 export type RecordedCallType = RecordedCall['type'];

@@ -137,6 +137,8 @@ export interface ToolCallEnd {
    * came from (a rule's `discovers`). Validated on success; for an untrusted tool, only these count.
    */
   discovered?: (string | { target: string; field: string })[];
+  /** An orphaned call (`ok: false, unknown: true` only): the holder whose claim on it ran out. Recorded, no effect. */
+  orphanedBy?: string;
 }
 
 /** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
@@ -543,10 +545,11 @@ class Session implements SafetySession {
 
   endToolCall(result: ToolCallEnd): void {
     checkObject('endToolCall: result', result);
-    const { id, ok, verified, unknown, discovered } = result;
+    const { id, ok, verified, unknown, discovered, orphanedBy } = result;
     const call: RecordedCall = { type: 'endToolCall', id, ok };
     if (verified !== undefined) call.verified = verified;
     if (unknown !== undefined) call.unknown = unknown;
+    if (orphanedBy !== undefined) call.orphanedBy = orphanedBy;
     if (discovered !== undefined) {
       if (Array.isArray(discovered) && discovered.some((d) => typeof d === 'object' && d !== null)) {
         // `{ target, field }` items: the keys go in `discovered`, the fields beside them for the record.
@@ -842,6 +845,7 @@ const RESULT_NAMES = {
   unknown: 'result.unknown',
   discovered: 'result.discovered',
   fields: 'result.discovered',
+  orphanedBy: 'result.orphanedBy',
 };
 
 /** The evidence a person can supply for each block; absent: not attestable. */
@@ -869,6 +873,7 @@ const PERFORM_NAMES = Object.fromEntries(
     'trust',
     'discovered',
     'fields',
+    'orphanedBy',
     'creates',
     'created',
     'egress',

@@ -131,6 +131,9 @@ function sections(s: InsightsSummary): Array<[string, Array<[string, string]>]> 
     ...(s.attested
       ? [['attested by a person, by the block answered', sorted(s.attested).map(([k, v]) => [k, String(v)])]]
       : []),
+    ...(s.orphaned
+      ? [['orphaned calls, by the holder whose lease ran out', sorted(s.orphaned).map(([k, v]) => [k, String(v)])]]
+      : []),
   ] as Array<[string, Array<[string, string]>]>;
 }
 
@@ -187,8 +190,8 @@ writes, with how long each waited for verification evidence.
 
   --format table  aligned text (default)
   --format md     Markdown tables
-  --format json   one JSON object (wouldBlock and attested appear when a shadow
-                  run or a person added any): sessions, entries, blocked (reason code ->
+  --format json   one JSON object (wouldBlock, attested and orphaned appear when
+                  a shadow run, a person or an orphaned call added any): sessions, entries, blocked (reason code ->
                   count), blockedByTool, blockedByState, toolCalls,
                   finalAnswerBlocks, selfCorrection, writes, files
 

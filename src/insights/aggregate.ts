@@ -52,6 +52,8 @@ export const InsightsSummary = z.strictObject({
   wouldBlock: z.record(z.string(), count).optional(),
   /** Human evidence: attestations the machine took, by the reason code of the block they answered (absent when none). */
   attested: z.record(z.string(), count).optional(),
+  /** Calls ended as unknown because their gateway's claim ran out, by the holder whose claim it was (absent when none). */
+  orphaned: z.record(z.string(), count).optional(),
 });
 export type InsightsSummary = z.infer<typeof InsightsSummary>;
 
@@ -170,6 +172,7 @@ export function createInsights(options: InsightsOptions = {}): Insights {
   const blocks: BlockRef[] = [];
   const wouldBlock: Record<string, number> = {};
   const attested: Record<string, number> = {};
+  const orphaned: Record<string, number> = {};
   const writes: WriteRef[] = [];
   /** Per source and session: blocks waiting for a correction, and the write waiting for verification. */
   const openBlocks = new Map<string, BlockRef[]>();
@@ -208,6 +211,7 @@ export function createInsights(options: InsightsOptions = {}): Insights {
     }
     if (entry.wouldBlock !== undefined) bump(wouldBlock, entry.wouldBlock);
     if (entry.call.type === 'attest' && entry.decision === 'applied') bump(attested, entry.call.reasonCode);
+    if (facts.orphaned) bump(orphaned, facts.orphaned.by);
     if (facts.toolDecision?.decision === 'allowed') toolCalls.allowed += 1;
     if (facts.toolDecision?.decision === 'blocked' || facts.loopBlock) toolCalls.blocked += 1;
     if (facts.finalAnswer?.decision === 'blocked') bump(finalAnswerBlocks, entry.before);
@@ -268,6 +272,7 @@ export function createInsights(options: InsightsOptions = {}): Insights {
       // Only when there is something to say, so a report without shadow runs or people reads as before.
       ...(Object.keys(wouldBlock).length > 0 && { wouldBlock: { ...wouldBlock } }),
       ...(Object.keys(attested).length > 0 && { attested: { ...attested } }),
+      ...(Object.keys(orphaned).length > 0 && { orphaned: { ...orphaned } }),
     }),
     details: () => ({ blocks, writes }),
   };

@@ -55,6 +55,8 @@ export interface EntryFacts {
   began?: OpenCall;
   /** A lifecycle call ended; `call` is its begin. */
   ended?: { call: OpenCall; ok: boolean; verified?: boolean };
+  /** A call another gateway left orphaned was ended here (as unknown): the holder whose claim ran out. */
+  orphaned?: { by: string };
   /** Lifecycle calls dropped without an end (a `reset` clears the calls in flight). */
   dropped: readonly OpenCall[];
   /** A tool call succeeded (`endToolCall` ok, or `onToolSuccess`). */
@@ -186,6 +188,8 @@ export function createEntryInterpreter(options: EntryInterpreterOptions = {}): E
         break;
       case 'endToolCall': {
         const open = track.calls.get(call.id);
+        // Its begin may be in another process's stream: counted all the same, by tool when known.
+        if (call.orphanedBy !== undefined && entry.decision !== 'ignored') facts.orphaned = { by: call.orphanedBy };
         if (open && entry.decision !== 'ignored') {
           track.calls.delete(call.id);
           facts.tool = open.tool;

@@ -85,6 +85,13 @@ export const METRICS = {
     description: 'Landed writes waiting for verification evidence now.',
     attributes: [],
   },
+  orphanedCalls: {
+    name: 'assistant_safety.calls.orphaned',
+    instrument: 'counter',
+    unit: '{call}',
+    description: 'Calls ended as unknown outcomes because the claim of the gateway running them ran out (orphanedBy).',
+    attributes: [ATTR.toolName],
+  },
   verificationDuration: {
     name: 'assistant_safety.verification.duration',
     instrument: 'histogram',
@@ -207,6 +214,9 @@ export function metricPointsOf(facts: EntryFacts, toolName: ToolNamer): MetricPo
         attributes: { [ATTR.reasonCode]: code, [ATTR.toolName]: tool! },
       });
     }
+  }
+  if (facts.orphaned) {
+    points.push({ metric: 'orphanedCalls', value: 1, attributes: tool !== undefined ? { [ATTR.toolName]: tool } : {} });
   }
   if (facts.abandoned) points.push({ metric: 'unverifiedWrites', value: -1, attributes: {} });
   // A write another process saw land: waiting now, but not counted as landed again.

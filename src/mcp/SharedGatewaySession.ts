@@ -1,5 +1,12 @@
 import type { SafetySession } from '../index.js';
 
+/** A call whose claim ran out, and who held the claim (absent when the claim does not say). */
+export interface OrphanedCall {
+  id: string;
+  /** The holder id of the gateway that claimed it (`createRedisGatewaySession`'s `holder`). */
+  holder?: string;
+}
+
 /**
  * A session kept outside the gateway's process (Redis: `createRedisGatewaySession` in
  * `assistant-safety/redis`), for a gateway whose restart or crash must not lose a write in
@@ -9,8 +16,8 @@ import type { SafetySession } from '../index.js';
  *
  * The rule for a call left in flight by a gateway that is gone (an orphaned call): once its
  * claim is no longer kept alive (the claim's lease ran out), the next gateway on the session
- * ends it with an unknown outcome (`endToolCall({ id, ok: false, unknown: true })`) before it
- * decides anything. A write so ended must be verified: the next write is refused
+ * ends it with an unknown outcome (`endToolCall({ id, ok: false, unknown: true, orphanedBy })`,
+ * `orphanedBy` the holder whose claim ran out) before it decides anything. A write so ended must be verified: the next write is refused
  * `UNVERIFIED_WRITE` until a read that begins after it.
  *
  * @example
@@ -26,6 +33,6 @@ export interface SharedGatewaySession {
    * (`false`: stop keeping the claim alive, so the call is orphaned once it runs out).
    */
   release(callId: string, ended: boolean): Promise<void>;
-  /** Calls claimed by a gateway that stopped keeping them alive: their process is gone. */
-  orphans(): Promise<string[]>;
+  /** Calls claimed by a gateway that stopped keeping them alive (their process is gone), with its holder id. */
+  orphans(): Promise<OrphanedCall[]>;
 }

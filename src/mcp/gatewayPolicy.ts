@@ -12,7 +12,7 @@ import {
   type ToolKind,
 } from '../index.js';
 import { asObject, cutOff, messageOf } from './jsonRpc.js';
-import type { SharedGatewaySession } from './SharedGatewaySession.js';
+import type { OrphanedCall, SharedGatewaySession } from './SharedGatewaySession.js';
 import { isTooLarge } from './spawnMcpServer.js';
 
 /*
@@ -108,11 +108,13 @@ export function createGatewayPolicy(options: GatewayPolicyOptions): GatewayPolic
   };
 
   /** Ends the calls a gone gateway left in flight: their outcome is unknown (a write must be verified). */
-  function endOrphans(s: SafetySession, orphaned: readonly string[]) {
-    for (const id of orphaned) {
+  function endOrphans(s: SafetySession, orphaned: readonly OrphanedCall[]) {
+    for (const { id, holder } of orphaned) {
       if (!(id in s.context.calls) && !(id in s.context.shadowCalls)) continue;
-      s.endToolCall({ id, ok: false, unknown: true });
-      log(`call ${id} was left in flight by a gateway that is gone: its outcome is unknown, it must be verified`);
+      s.endToolCall({ id, ok: false, unknown: true, ...(holder !== undefined && { orphanedBy: holder }) });
+      log(
+        `call ${id} was left in flight by a gateway that is gone (${holder === undefined ? 'holder unknown' : `holder ${holder}`}): its outcome is unknown, it must be verified`,
+      );
     }
   }
 
@@ -125,7 +127,7 @@ export function createGatewayPolicy(options: GatewayPolicyOptions): GatewayPolic
       lastSeen = s;
       return v;
     });
-    await Promise.all(orphaned.map((id) => sharedSession.release(id, true)));
+    await Promise.all(orphaned.map(({ id }) => sharedSession.release(id, true)));
     return value;
   }
 

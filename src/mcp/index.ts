@@ -15,7 +15,7 @@ export {
 } from './jsonRpc.js';
 export type { McpGateway, McpGatewayOptions, McpGatewayExit } from './McpGatewayOptions.js';
 export type { ToolDefinitionChange } from './toolCatalogue.js';
-export type { SharedGatewaySession } from './SharedGatewaySession.js';
+export type { OrphanedCall, SharedGatewaySession } from './SharedGatewaySession.js';
 export { createStdioServerTransport } from './stdioServerTransport.js';
 export type { StdioServerTransportOptions } from './stdioServerTransport.js';
 export { spawnMcpServer, JSONRPC_RESULT_TOO_LARGE } from './spawnMcpServer.js';

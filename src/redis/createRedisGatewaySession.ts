@@ -1,7 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { SafetySession } from '../index.js';
-import type { SharedGatewaySession } from '../mcp/SharedGatewaySession.js';
-import { createRedisSessionStore, type RedisSessionStore } from './createRedisSessionStore.js';
+import { MAX_HOLDER_LENGTH } from '../RecordingEntry.js';
+import type { OrphanedCall, SharedGatewaySession } from '../mcp/SharedGatewaySession.js';
+import {
+  createRedisSessionStore,
+  type RedisSessionStore,
+  type RedisSessionStoreStats,
+} from './createRedisSessionStore.js';
 import { clientFor } from './connection.js';
 import { claimsKey } from './keys.js';
 import {
@@ -16,25 +23,39 @@ import {
 export const DEFAULT_ORPHAN_AFTER_MS = 30_000;
 
 /*
- * Claims, in one hash per session: call id → lease expiry in Redis's own clock (TIME), so the
- * gateways' clocks never matter. A live gateway renews its claims every third of the lease.
+ * Claims, in one hash per session: call id → `<lease expiry>|<holder>`, the expiry in Redis's own
+ * clock (TIME), so the gateways' clocks never matter, and the holder the id of the gateway process
+ * that claimed it. A live gateway renews its claims every third of the lease. A value of the older
+ * format (the expiry alone) still reads, its holder unknown; one with no readable expiry counts as
+ * run out (nothing renews it).
  *
- * CLAIM_SCRIPT   KEYS[1] claims hash; ARGV[1] lease ms, ARGV[2] key TTL ms, ARGV[3..] call ids
- * ORPHANS_SCRIPT KEYS[1] claims hash; returns the call ids whose lease ran out
+ * CLAIM_SCRIPT   KEYS[1] claims hash; ARGV[1] lease ms, ARGV[2] key TTL ms, ARGV[3] holder, ARGV[4..] call ids
+ * ORPHANS_SCRIPT KEYS[1] claims hash; returns id, holder ('' when unknown), ... of the claims that ran out
  */
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const CLAIM_SCRIPT = `${NOW}
-for i = 3, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], now + tonumber(ARGV[1])) end
+local value = string.format('%d|%s', now + tonumber(ARGV[1]), ARGV[3])
+for i = 4, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], value) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return now`;
 const ORPHANS_SCRIPT = `${NOW}
 local all = redis.call('HGETALL', KEYS[1])
 local out = {}
 for i = 1, #all, 2 do
-  if tonumber(all[i + 1]) <= now then out[#out + 1] = all[i] end
+  local v = all[i + 1]
+  local bar = string.find(v, '|', 1, true)
+  local expiry = tonumber(bar and string.sub(v, 1, bar - 1) or v)
+  if expiry == nil or expiry <= now then
+    out[#out + 1] = all[i]
+    out[#out + 1] = bar and string.sub(v, bar + 1) or ''
+  end
 end
 return out`;
+
+/** This process's default holder id: `<host>:<pid>:<random>` (the random part tells apart a reused pid). */
+const defaultHolder = () =>
+  `${hostname().slice(0, MAX_HOLDER_LENGTH - 40) || 'host'}:${process.pid}:${randomBytes(3).toString('hex')}`;
 
 /** Options of {@link createRedisGatewaySession}. */
 export const RedisGatewaySessionOptions = z.strictObject({
@@ -48,14 +69,29 @@ export const RedisGatewaySessionOptions = z.strictObject({
    * least this long after its last renewal. Default 30 s.
    */
   orphanAfterMs: z.number().int().min(30).max(86_400_000).optional(),
+  /**
+   * This gateway's name in its claims: a call it leaves orphaned is recorded with it
+   * (`orphanedBy`). Default `<hostname>:<pid>:<6 random hex digits>`.
+   */
+  holder: z.string().min(1).max(MAX_HOLDER_LENGTH).optional(),
 });
 export type RedisGatewaySessionOptions = z.infer<typeof RedisGatewaySessionOptions>;
+
+/** {@link RedisGatewaySession.stats}: the store's counters, and the orphaned calls this gateway ended. */
+export interface RedisGatewaySessionStats extends RedisSessionStoreStats {
+  /** Calls another gateway left orphaned that this one ended as unknown outcomes (counted once the end was saved). */
+  orphaned: number;
+}
 
 /** A gateway's session in Redis. See {@link createRedisGatewaySession}. */
 export interface RedisGatewaySession extends SharedGatewaySession {
   readonly sessionId: string;
+  /** This gateway's holder id: the name its claims carry, and an orphaned call's `orphanedBy`. */
+  readonly holder: string;
   /** The store the session is saved in (`get`, `readRecording`, ...). */
   readonly store: RedisSessionStore;
+  /** Counters since it was created: the store's, and `orphaned`. */
+  stats(): RedisGatewaySessionStats;
   /** Stops renewing claims (a call still claimed is then orphaned when its lease runs out) and disconnects. */
   close(): Promise<void>;
 }
@@ -85,6 +121,7 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
     );
   }
   const { sessionId } = parsed.data;
+  const holder = parsed.data.holder ?? defaultHolder();
   const redis = parseStoreOptions(parsed.data.redis);
   const leaseMs = parsed.data.orphanAfterMs ?? DEFAULT_ORPHAN_AFTER_MS;
   const keyTtlMs = Math.max(redis.idleTtlMs ?? DEFAULT_IDLE_TTL_MS, leaseMs * 2);
@@ -97,7 +134,12 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
   });
   client.on('error', (e: Error) => redis.onError?.(e));
   const claimed = new Set<string>();
-  const renew = (ids: string[]) => client.eval(CLAIM_SCRIPT, 1, key, leaseMs, keyTtlMs, ...ids);
+  /** The orphans last reported (`orphans()`), until released: a save that ends one counts it. */
+  let reported = new Set<string>();
+  let orphaned = 0;
+  const inFlight = (s: SafetySession, id: string) =>
+    Object.hasOwn(s.context.calls, id) || Object.hasOwn(s.context.shadowCalls, id);
+  const renew = (ids: string[]) => client.eval(CLAIM_SCRIPT, 1, key, leaseMs, keyTtlMs, holder, ...ids);
   const renewal = setInterval(
     () => {
       if (claimed.size === 0) return;
@@ -110,19 +152,44 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
 
   return {
     sessionId,
+    holder,
     store,
-    withSession: <T>(fn: (s: SafetySession) => T) => store.withSession(sessionId, fn),
+    async withSession<T>(fn: (s: SafetySession) => T): Promise<T> {
+      if (reported.size === 0) return store.withSession(sessionId, fn);
+      // The reported orphans this save ends (the last attempt's: a conflict runs `fn` again).
+      const watched = [...reported];
+      let ended = 0;
+      const value = await store.withSession(sessionId, (s) => {
+        const open = watched.filter((id) => inFlight(s, id));
+        const v = fn(s);
+        ended = open.filter((id) => !inFlight(s, id)).length;
+        return v;
+      });
+      orphaned += ended;
+      return value;
+    },
     async claim(callId) {
       await renew([callId]);
       claimed.add(callId);
     },
     async release(callId, ended) {
       claimed.delete(callId);
+      reported.delete(callId);
       if (ended) await client.hdel(key, callId);
     },
     async orphans() {
-      return ((await client.eval(ORPHANS_SCRIPT, 1, key)) as string[]).filter((id) => !claimed.has(id));
+      const flat = (await client.eval(ORPHANS_SCRIPT, 1, key)) as string[];
+      const out: OrphanedCall[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const id = flat[i]!;
+        const by = flat[i + 1]!;
+        // A holder no gateway would write (too long: an edited hash) is not recorded.
+        if (!claimed.has(id)) out.push(by !== '' && by.length <= MAX_HOLDER_LENGTH ? { id, holder: by } : { id });
+      }
+      reported = new Set(out.map((o) => o.id));
+      return out;
     },
+    stats: () => ({ ...store.stats(), orphaned }),
     async close() {
       clearInterval(renewal);
       claimed.clear();

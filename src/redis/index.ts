@@ -30,4 +30,4 @@ export { startRedisLiveBridge } from './liveBridge.js';
 export type { RedisLiveBridge, RedisLiveBridgeOptions } from './liveBridge.js';
 export { createRedisGatewaySession, DEFAULT_ORPHAN_AFTER_MS } from './createRedisGatewaySession.js';
 export { RedisGatewaySessionOptions } from './createRedisGatewaySession.js';
-export type { RedisGatewaySession } from './createRedisGatewaySession.js';
+export type { RedisGatewaySession, RedisGatewaySessionStats } from './createRedisGatewaySession.js';

@@ -103,7 +103,7 @@ describe('a gateway on a Redis session, when a write is cut off', () => {
     await until(async () => {
       const [seconds, micros] = await raw.time();
       const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-      const leases = Object.values(await raw.hgetall(claims)).map(Number);
+      const leases = Object.values(await raw.hgetall(claims)).map((v) => parseInt(v, 10));
       return leases.length > 0 && leases.every((expiry) => expiry <= now);
     }, 4 * LEASE_MS);
     expect(await second.reasonOf('restart_service')).toBe('UNVERIFIED_WRITE');
@@ -171,7 +171,7 @@ describe('a gateway on a Redis session, when a write is cut off', () => {
     await until(async () => {
       const [seconds, micros] = await raw.time();
       const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-      const leases = Object.values(await raw.hgetall(claims)).map(Number);
+      const leases = Object.values(await raw.hgetall(claims)).map((v) => parseInt(v, 10));
       return leases.length > 0 && leases.every((expiry) => expiry <= now);
     });
 

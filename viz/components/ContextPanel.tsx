@@ -1,6 +1,6 @@
 import type { ContextSummary, RecordingEntry } from 'assistant-safety';
 import type { PendingRecovery } from 'assistant-safety';
-import { formatDuration, formatTime } from '../model/format.js';
+import { formatDuration, formatTime, unknownOutcomeOf } from '../model/format.js';
 
 export interface ContextPanelProps {
   entry: RecordingEntry | undefined;
@@ -74,6 +74,11 @@ export function ContextPanel({ entry, index, recoveries, recoveryTtlMs }: Contex
         )}
         session <code>{entry.session}</code> at {formatTime(entry.at)}
       </p>
+      {entry.call.type === 'endToolCall' && entry.call.unknown === true && (
+        <p className="muted" data-testid="context-unknown-outcome">
+          Call <code>{entry.call.id}</code> ended, {unknownOutcomeOf(entry)}: it may have acted.
+        </p>
+      )}
       <dl>
         <Flag name="wroteThisEpisode" value={c.wroteThisEpisode} />
         <Flag name="readAfterWrite" value={c.readAfterWrite} />

@@ -23,11 +23,25 @@ export function formatDuration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 }
 
+/**
+ * What an end with an unknown outcome says of itself: `orphaned: <holder>'s lease ran out` when a
+ * gateway ended a call another gateway (the holder) left in flight, `outcome unknown` otherwise.
+ */
+export function unknownOutcomeOf(entry: RecordingEntry): string | undefined {
+  const call = entry.call;
+  if (call.type !== 'endToolCall' || call.unknown !== true) return undefined;
+  return call.orphanedBy !== undefined ? `orphaned: ${call.orphanedBy}'s lease ran out` : 'outcome unknown';
+}
+
 /** The tool a call is about, if any. */
 export function toolOf(entry: RecordingEntry): string {
   const call = entry.call;
   if ('tool' in call) return call.tool;
-  if (call.type === 'endToolCall') return `#${call.id}${call.ok ? '' : ' failed'}${call.verified ? ' verified' : ''}`;
+  if (call.type === 'endToolCall') {
+    const unknown = unknownOutcomeOf(entry);
+    if (unknown) return `#${call.id} ${unknown}`;
+    return `#${call.id}${call.ok ? '' : ' failed'}${call.verified ? ' verified' : ''}`;
+  }
   // Human evidence names the person, so it never reads like a tool's.
   if (call.type === 'attest') return `by ${call.by}${call.note ? `: ${call.note}` : ''}`;
   return '';
