@@ -2,7 +2,6 @@ import type { SafetyMachine } from './createSafetyMachine.js';
 import {
   createMachineRunner,
   defaultExecutor,
-  type Executor,
   type MachineRunner,
   type MachineState,
   type MachineStep,
@@ -15,81 +14,51 @@ import {
   PERSISTED_SESSION_VERSION,
   type PersistedSession,
 } from './PersistedSession.js';
-import {
-  RecordedCall,
-  RecordingEntry,
-  summariseContext,
-  type Decision,
-  type RecordedBlockCode,
-  type SessionRecorder,
-} from './RecordingEntry.js';
-import { quickCheckCall } from './quickCheckEntry.js';
-import {
-  copyContext,
-  DEFAULT_CONFIG,
-  inFlightWriteOf,
-  RECOVERY_TTL_MS,
-  SafetyConfig,
-  type PendingRecovery,
-  type SafetyContext,
-} from './SafetyContext.js';
+import { RecordedCall, RecordingEntry, summariseContext, type SessionRecorder } from './RecordingEntry.js';
+import { inFlightWriteOf, type SafetyConfig, type PendingRecovery, type SafetyContext } from './SafetyContext.js';
 import { eventOfCall } from './eventOfCall.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
 import { safeParseInput } from './Issue.js';
-import { copyWithChecksum, type ShallowCopy } from './snapshotChecksum.js';
+import {
+  BLOCK_NAMES,
+  checkId,
+  checkObject,
+  describe,
+  PERFORM_NAMES,
+  SafetyInputError,
+  validCall,
+  startCallOf,
+  endCallOf,
+} from './sessionInput.js';
+import { copyWithChecksum } from './snapshotChecksum.js';
+import { configFrom, latestTimeOf, overridesConfig, readingOf, trustedSnapshot } from './sessionSnapshot.js';
+import type {
+  CallOutcome,
+  SafetySession,
+  SafetySessionOptions,
+  ToolCallEnd,
+  ToolCallStart,
+  LoopBlock,
+  TargetSource,
+} from './SafetySessionTypes.js';
 
-export interface SafetySessionOptions {
-  /** Clock, epoch milliseconds. Default `Date.now`. */
-  now?: () => number;
-  /** How long a pending recovery lives. Default {@link RECOVERY_TTL_MS} (ten minutes). */
-  recoveryTtlMs?: number;
-  /** Send a failed write to VERIFYING instead of READING (for tools whose failures can be partial). Default false. */
-  failedWriteRequiresVerification?: boolean;
-  /** Receives one entry for every call the session handles. */
-  recorder?: SessionRecorder;
-  /** Session id. Default a random UUID (or the snapshot's id when restoring). */
-  id?: string;
-  /** The machine to run. Default {@link safetyMachine}; pass another built with `createSafetyMachine`. */
-  machine?: SafetyMachine;
-  /** Called when the recorder throws. The decision stands either way. Default `console.error`. */
-  onRecorderError?: (error: unknown, entry: RecordingEntry) => void;
-  /** Called when a `subscribe` listener throws. Nothing it did changes a decision. Default `console.error`. */
-  onListenerError?: (error: unknown) => void;
-  /**
-   * Told once when the session looks misconfigured: writes keep being blocked for a missing
-   * target and no call was ever a resolve or read (see {@link NO_DISCOVERY_WARNING}). The same
-   * words go in the recording, as the `note` of the entry that triggered it. Default `console.warn`.
-   */
-  onWarning?: (message: string) => void;
-  /**
-   * Target binding. `'ignore'` (default): a call's `targets` are recorded but the gate judges by kind
-   * alone. `'bind'`: a write may only touch validated targets, and only a read covering its targets
-   * verifies it (docs/targets.md).
-   */
-  targets?: TargetMode;
-  /** `'enforce'` (default) blocks; `'shadow'` decides the same way, records would-be blocks and lets the call run. */
-  mode?: GateMode;
-  /** Execution profile (docs/state-only.md): `'interactive'` (default), `'detection'` or `'investigation'`. */
-  profile?: ExecutionProfile;
-  /**
-   * What runs the machine: `'compiled'` (default), the decision table generated from the machine's
-   * JSON, or `'xstate'`, an XState actor (the reference, for debugging). Both decide the same, event
-   * for event (docs/performance.md). Default: `ASSISTANT_SAFETY_EXECUTOR` from the environment, else `'compiled'`.
-   */
-  executor?: Executor;
-}
-
-/** How a session treats a call's targets. */
-export type TargetMode = 'ignore' | 'bind';
-/** Whether a would-be block stops the call (`enforce`) or is only recorded (`shadow`). */
-export type GateMode = 'enforce' | 'shadow';
-/** The reference's execution profiles: rules for state-only writes. */
-export type ExecutionProfile = 'interactive' | 'detection' | 'investigation';
-/** Where a validated target came from. */
-export type TargetSource = 'user' | 'human' | 'tool';
+export type {
+  CallOutcome,
+  ExecutionProfile,
+  GateMode,
+  InFlightWrite,
+  LoopBlock,
+  SafetySession,
+  SafetySessionOptions,
+  TargetMode,
+  TargetSource,
+  ToolCallEnd,
+  ToolCallStart,
+} from './SafetySessionTypes.js';
+export { SafetyInputError } from './sessionInput.js';
 
 /** Blocks for a missing target, with no resolve or read ever seen, after which the session warns. */
 const NO_DISCOVERY_BLOCKS = 3;
@@ -97,225 +66,6 @@ const NO_DISCOVERY_BLOCKS = 3;
 /** The warning (and recording note) of a session whose every call is a write: usually a missing classification. */
 const NO_DISCOVERY_WARNING =
   'no tool was classified as resolve or read, so every write is blocked for a missing target; see docs/classification.md';
-
-/** A tool call as the call-lifecycle API sees it. */
-export interface ToolCallStart {
-  id: string;
-  kind: ToolKind;
-  tool: string;
-  /** Resource keys the call touches (`vm:101`, `file:/srv/app.conf`). */
-  targets?: string[];
-  /** A write to the agent's own records, not the world: its success needs no verification. */
-  stateOnly?: boolean;
-  /**
-   * `'untrusted'`: the tool's output is open-world content; its free text validates nothing (only the
-   * identifier fields a rule declares, given as `discovered` at its end).
-   */
-  trust?: 'untrusted';
-  /** A write that creates the resource it acts on: it needs no validated target of its own. */
-  creates?: boolean;
-  /** The keys of the resources the write creates: exempt from validation, validated once it lands. */
-  created?: string[];
-  /** A read that sends data out (a URL, a host): with binding, its targets must be validated like a write's. */
-  egress?: boolean;
-  /** The call's digest (`callDigest` of its tool, arguments and targets): a person's approval is bound to it. */
-  digest?: string;
-}
-
-/**
- * The end of a tool call. `verified`: the write's own result carries verification evidence.
- * `unknown: true` (with `ok: false`): the call timed out or was aborted, so its tool may have
- * acted (or may still act); a write ended so is treated as possibly landed and must be verified.
- */
-export interface ToolCallEnd {
-  id: string;
-  ok: boolean;
-  verified?: boolean;
-  unknown?: boolean;
-  /**
-   * Targets the call's result revealed: keys, or `{ target, field }` naming the result field each
-   * came from (a rule's `discovers`). Validated on success; for an untrusted tool, only these count.
-   */
-  discovered?: (string | { target: string; field: string })[];
-  /** An orphaned call (`ok: false, unknown: true` only): the holder whose claim on it ran out. Recorded, no effect. */
-  orphanedBy?: string;
-}
-
-/** A call the tool loop refused before asking the machine. See {@link SafetySession.recordLoopBlock}. */
-export interface LoopBlock {
-  id: string;
-  kind: ToolKind;
-  tool: string;
-  /** `LOOK_BEFORE_ASKING`, `LOOP_DETECTED`, or `WRITE_IN_FLIGHT` for a write while an earlier write's tool still runs. */
-  code: RecordedBlockCode;
-}
-
-/**
- * What a session did with one call, as a recording says it: the one place it is
- * decided (the recorder gets the same). See {@link SafetySession.perform}.
- */
-export interface CallOutcome {
-  decision: Decision;
-  reasonCode?: RecordedBlockCode;
-  /** What the call returned besides a decision: the recovery id tracked or taken. */
-  result?: string;
-  /** Why a call was ignored, e.g. `unknown_call`. */
-  note?: string;
-  /** The block a check returned (the session's value, with its details). */
-  blocked?: FSMBlockedError;
-  /** Shadow mode: the call was allowed; enforcement would have blocked it for this reason. */
-  wouldBlock?: BlockReasonCode;
-}
-
-/** The call a write in flight is. */
-export interface InFlightWrite {
-  id: string;
-  tool: string;
-  startedAt: number;
-}
-
-/** One agent session's safety gate. See {@link createSafetySession}. */
-export interface SafetySession {
-  readonly id: string;
-  readonly state: SessionState;
-  readonly wroteThisEpisode: boolean;
-  readonly readAfterWrite: boolean;
-  readonly consecutiveVerifyBlocks: number;
-  readonly lastWriteTool?: string;
-  readonly lastWriteAt?: number;
-  readonly lastReadTool?: string;
-  readonly lastReadAt?: number;
-  /** Pending recoveries not expired as of now. */
-  readonly pendingRecoveries: readonly PendingRecovery[];
-  /** The write in flight (call-lifecycle API only). */
-  readonly inFlightWrite?: InFlightWrite;
-  /** The machine's whole context (read-only view). */
-  readonly context: Readonly<SafetyContext>;
-
-  // compatible API
-  canExecuteTool(kind: ToolKind, toolName: string, targets?: string[]): FSMBlockedError | null;
-  onToolSuccess(kind: ToolKind, toolName: string, targets?: string[]): void;
-  canFinalAnswer(): FSMBlockedError | null;
-  completeVerification(): void;
-  /** The target was established outside the loop; with `targets`, those keys become validated (source `user` by default). */
-  targetEstablished(options?: { targets?: string[]; source?: TargetSource }): void;
-  /**
-   * What the user said (or, with `source: 'system'`, the engineer's own system text). With target
-   * binding, a write target whose value stands in it is validated with source `user`
-   * (docs/targets.md). Never pass tool output here.
-   *
-   * @example
-   * session.userMessage('Send 20 EUR to GB29 NWBK 6016 1331 9268 19');
-   */
-  userMessage(text: string, options?: { source?: 'user' | 'system' }): void;
-  reset(): void;
-  resetKeepProgress(): void;
-  trackPendingRecovery(errorCode: string, toolName: string): string;
-  checkRecoverySuccess(toolName: string): PendingRecovery | undefined;
-
-  // call-lifecycle API
-  beginToolCall(call: ToolCallStart): FSMBlockedError | null;
-  endToolCall(result: ToolCallEnd): void;
-  /**
-   * Records a call the tool loop refused before asking the machine
-   * (`LOOK_BEFORE_ASKING`, `LOOP_DETECTED`), so recordings and live viewers
-   * show it. The machine is not asked and nothing changes, `consecutiveBlocks`
-   * included (it counts the machine's blocks).
-   */
-  recordLoopBlock(block: LoopBlock): void;
-  /**
-   * A person supplies the evidence a block said was missing (docs/escalation.md): a validated target for
-   * `NO_VALIDATED_TARGET`/`TARGET_NOT_VALIDATED`, verification for `UNVERIFIED_WRITE`/`FINAL_ANSWER_UNVERIFIED`.
-   * Returns false when the block cannot be attested (`WRITE_IN_FLIGHT`, or evidence no longer missing).
-   * The call must then be asked again; the machine decides it.
-   */
-  attest(block: FSMBlockedError, by: { by: string; note?: string }): boolean;
-  /** Validated targets (with `targets: 'bind'`), oldest first. */
-  readonly validatedTargets: readonly string[];
-
-  /**
-   * Performs one call given in the recording's vocabulary and returns its
-   * outcome, the same one the recorder receives: replays, playgrounds and the
-   * model-based path tests drive a session through this.
-   *
-   * @throws {SafetyInputError} for a malformed call (or `create`/`restore`, which start a session).
-   * @example
-   * session.perform({ type: 'beginToolCall', id: 'c1', kind: 'write', tool: 'restart_vm' });
-   * // { decision: 'blocked', reasonCode: 'NO_VALIDATED_TARGET', blocked: FSMBlockedError }
-   */
-  perform(call: RecordedCall): CallOutcome;
-
-  persist(): PersistedSession;
-  subscribe(listener: (session: SafetySession) => void): () => void;
-}
-
-/** Thrown for a call with malformed arguments; nothing was applied. */
-export class SafetyInputError extends TypeError {
-  readonly code = 'INVALID_INPUT' as const;
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`${path}: ${detail}`);
-    this.name = 'SafetyInputError';
-  }
-}
-
-const describe = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : typeof v);
-
-function checkObject(path: string, value: unknown): asserts value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null)
-    throw new SafetyInputError(path, `expected an object, got ${describe(value)}`);
-}
-
-const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.type.def.values[0] as string, o]));
-
-/**
- * Checks an API call against the recording format's own schema (`RecordedCall`):
- * the allocation-free quick check first, zod for anything it cannot vouch for
- * (zod is the judge and words the error). `names` maps a field to the
- * argument's name in the method's signature, for the error's path.
- */
-function validCall<C extends RecordedCall>(method: string, call: C, names: Record<string, string> = {}): C {
-  if (quickCheckCall(call)) return call;
-  const schema = CALL_SCHEMAS.get((call as { type?: unknown }).type as string);
-  if (!schema)
-    throw new SafetyInputError(`${method}: call.type`, `expected a session call, got ${describe(call.type)}`);
-  const parsed = safeParseInput(schema, call);
-  if (parsed.success) return parsed.data as C;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.length ? String(issue.path[0]) : '';
-  const got = field ? (call as Record<string, unknown>)[field] : call;
-  throw new SafetyInputError(`${method}: ${names[field] ?? field}`, `${issue.message}, got ${describe(got)}`);
-}
-
-const SESSION_ID = RecordingEntry.shape.session;
-
-function checkId(id: unknown): asserts id is string {
-  const parsed = safeParseInput(SESSION_ID, id);
-  if (!parsed.success)
-    throw new SafetyInputError('options.id', `${parsed.error.issues[0]!.message}, got ${describe(id)}`);
-}
-
-/** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
-function readingOf(now: () => number): number | undefined {
-  let t: unknown;
-  try {
-    t = now();
-  } catch {
-    return undefined;
-  }
-  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
-}
-
-/** The latest time a snapshot mentions: a restored session's time never goes below it. */
-function latestTimeOf(context: SafetyContext): number {
-  let t = -Infinity;
-  for (const v of [context.lastWriteAt, context.lastReadAt]) if (v !== null && v > t) t = v;
-  for (const id in context.calls) t = Math.max(t, context.calls[id]!.startedAt);
-  for (const r of context.pendingRecoveries) t = Math.max(t, r.createdAt);
-  return t;
-}
 
 /** Calls an error handler; a handler that throws too is not allowed to change anything either. */
 function report(handler: (error: unknown) => void, error: unknown): void {
@@ -530,34 +280,11 @@ class Session implements SafetySession {
   // ---- call-lifecycle API ----
 
   beginToolCall(call: ToolCallStart): FSMBlockedError | null {
-    checkObject('beginToolCall: call', call);
-    const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest } = call;
-    const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
-    if (targets !== undefined) recorded.targets = targets;
-    if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
-    if (trust !== undefined) recorded.trust = trust;
-    if (creates !== undefined) recorded.creates = creates;
-    if (created !== undefined) recorded.created = created;
-    if (egress !== undefined) recorded.egress = egress;
-    if (digest !== undefined) recorded.digest = digest;
-    return this.run(validCall('beginToolCall', recorded, CALL_NAMES), 'beginToolCall').blocked ?? null;
+    return this.run(startCallOf(call), 'beginToolCall').blocked ?? null;
   }
 
   endToolCall(result: ToolCallEnd): void {
-    checkObject('endToolCall: result', result);
-    const { id, ok, verified, unknown, discovered, orphanedBy } = result;
-    const call: RecordedCall = { type: 'endToolCall', id, ok };
-    if (verified !== undefined) call.verified = verified;
-    if (unknown !== undefined) call.unknown = unknown;
-    if (orphanedBy !== undefined) call.orphanedBy = orphanedBy;
-    if (discovered !== undefined) {
-      if (Array.isArray(discovered) && discovered.some((d) => typeof d === 'object' && d !== null)) {
-        // `{ target, field }` items: the keys go in `discovered`, the fields beside them for the record.
-        call.discovered = discovered.map((d) => (typeof d === 'object' && d !== null ? d.target : d));
-        call.fields = discovered.map((d) => (typeof d === 'object' && d !== null ? d.field : ''));
-      } else call.discovered = discovered as string[];
-    }
-    this.run(validCall('endToolCall', call, RESULT_NAMES), 'endToolCall');
+    this.run(endCallOf(result), 'endToolCall');
   }
 
   recordLoopBlock(block: LoopBlock): void {
@@ -825,29 +552,6 @@ function blockOf(actions: readonly NamedAction[]): { reasonCode: BlockReasonCode
   return undefined;
 }
 
-/** Argument names of the lifecycle methods, for error paths. */
-const CALL_NAMES = {
-  id: 'call.id',
-  kind: 'call.kind',
-  tool: 'call.tool',
-  targets: 'call.targets',
-  stateOnly: 'call.stateOnly',
-  trust: 'call.trust',
-  creates: 'call.creates',
-  created: 'call.created',
-  egress: 'call.egress',
-  digest: 'call.digest',
-};
-const RESULT_NAMES = {
-  id: 'result.id',
-  ok: 'result.ok',
-  verified: 'result.verified',
-  unknown: 'result.unknown',
-  discovered: 'result.discovered',
-  fields: 'result.discovered',
-  orphanedBy: 'result.orphanedBy',
-};
-
 /** The evidence a person can supply for each block; absent: not attestable. */
 const EVIDENCE_FOR: Partial<Record<BlockReasonCode, 'target' | 'verification'>> = {
   NO_VALIDATED_TARGET: 'target',
@@ -856,111 +560,6 @@ const EVIDENCE_FOR: Partial<Record<BlockReasonCode, 'target' | 'verification'>> 
   UNVERIFIED_WRITE: 'verification',
   FINAL_ANSWER_UNVERIFIED: 'verification',
 };
-const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', code: 'block.code' };
-const PERFORM_NAMES = Object.fromEntries(
-  [
-    'type',
-    'id',
-    'kind',
-    'tool',
-    'ok',
-    'verified',
-    'unknown',
-    'code',
-    'errorCode',
-    'targets',
-    'stateOnly',
-    'trust',
-    'discovered',
-    'fields',
-    'orphanedBy',
-    'creates',
-    'created',
-    'egress',
-    'digest',
-    'text',
-    'source',
-    'evidence',
-    'reasonCode',
-    'by',
-    'note',
-  ].map((k) => [k, `call.${k}`]),
-);
-
-/** Whether the options change any setting a snapshot holds. */
-function overridesConfig(options: SafetySessionOptions): boolean {
-  return (
-    options.recoveryTtlMs !== undefined ||
-    options.failedWriteRequiresVerification !== undefined ||
-    options.targets !== undefined ||
-    options.mode !== undefined ||
-    options.profile !== undefined
-  );
-}
-
-/**
- * A copy of a snapshot this build wrote and nobody changed since: the current version, exactly
- * the fields `persist()` writes, and a checksum that still matches them. It needs no schema check
- * (what `persist()` writes is valid by construction). Anything else: `undefined`, and the caller
- * checks the snapshot in full, as every snapshot was checked before checksums.
- */
-function trustedSnapshot(input: unknown): PersistedSession | undefined {
-  // From text, the parsed value is the session's own: nothing to copy, only the checksum to check.
-  const owned = typeof input === 'string';
-  let value = input;
-  if (owned) {
-    try {
-      value = JSON.parse(input);
-    } catch {
-      return undefined; // the full check words the error
-    }
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    const s = value as Record<string, unknown>;
-    if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
-    if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
-    const id = s['id'];
-    if (typeof id !== 'string' || id.length === 0) return undefined;
-    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS, SHALLOW_COPIES);
-    if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
-    // The copy is a new object either way (it holds the checksummed fields only): add the id last,
-    // where a restore's recorded snapshot has always had it.
-    const snapshot = copied.copy as Record<string, unknown>;
-    snapshot['id'] = id;
-    return snapshot as unknown as PersistedSession;
-  } catch {
-    return undefined; // a getter or Proxy that throws: the full check reports it
-  }
-}
-
-/** The fields of a snapshot `persist()` writes, its checksum included. */
-const TRUSTED_KEYS = 7;
-/** The fields the checksum covers, in the order `persist()` walks them (all but the id and the checksum). */
-const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
-/** The context is copied as one literal of its fields (one object shape for the session's first step). */
-const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
-
-/** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
-function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
-  const config: Record<string, unknown> = {
-    recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
-    failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
-  };
-  // The defaults are left out, so a session that does not opt in records exactly what it always did.
-  const targets = options.targets ?? base.targets;
-  if (targets !== undefined && targets !== 'ignore') config.targets = targets;
-  const mode = options.mode ?? base.mode;
-  if (mode !== undefined && mode !== 'enforce') config.mode = mode;
-  const profile = options.profile ?? base.profile;
-  if (profile !== undefined && profile !== 'interactive') config.profile = profile;
-  const parsed = safeParseInput(SafetyConfig, config);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0]) as keyof SafetyConfig;
-  throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
-}
-
 /**
  * Creates one agent session's safety gate: one long-lived XState actor that
  * every call of the session goes through.

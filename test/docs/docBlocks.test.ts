@@ -49,7 +49,7 @@ const shells = live.filter((b) => SHELL.has(b.lang));
 const SHOWN_WHOLE = [
   ['docs/ai-sdk.md', 'examples/ai-sdk-agent.ts'],
   ['docs/openai-agents.md', 'examples/openai-agents-agent.ts'],
-  ['docs/redis.md', 'examples/redis-workers.ts'],
+  ['docs/redis-walkthrough.md', 'examples/redis-workers.ts'],
 ] as const;
 
 interface Ran {

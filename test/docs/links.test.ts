@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorsOf, docPages, exists, linksOf, read } from './markdown.js';
@@ -65,15 +66,19 @@ const OUTSIDE = new RegExp(
     '/wo' + 'rk/',
   ].join('|'),
 );
-const SKIP = new Set(['node_modules', 'dist', '.git', 'test-results', 'coverage', 'package-lock.json']);
-const TEXT = /\.(ts|tsx|js|mjs|cjs|mts|json|md|css|html|sh|yml|yaml)$|^run$/;
+const SKIP = /(^|\/)(package-lock\.json|[^/]*\.jsonl)$/;
+const TEXT = /\.(ts|tsx|js|mjs|cjs|mts|json|md|css|html|sh|yml|yaml)$|(^|\/)run$/;
 
-function treeFiles(dir = '.'): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    if (SKIP.has(d.name) || d.name.endsWith('.jsonl')) return [];
-    const path = join(dir, d.name);
-    return d.isDirectory() ? treeFiles(path) : TEXT.test(d.name) ? [path] : [];
+/**
+ * The files a commit would hold (tracked, or new and not ignored): what the repository says, not the
+ * scratch files another test is writing at the same moment (.scratch, dist are ignored).
+ */
+function treeFiles(): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
+  return listed.split('\0').filter((f) => f !== '' && TEXT.test(f) && !SKIP.test(f) && existsSync(f));
 }
 
 describe('references outside the repository', () => {

@@ -1,0 +1,104 @@
+/*
+ * What a safety session reads when it starts: its clock, its settings, and a snapshot it may trust
+ * without the full check (one this build wrote, its checksum intact).
+ */
+import { PERSISTED_SESSION_VERSION, type PersistedSession } from './PersistedSession.js';
+import { copyContext, DEFAULT_CONFIG, SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { safeParseInput } from './Issue.js';
+import { copyWithChecksum, type ShallowCopy } from './snapshotChecksum.js';
+import type { SafetySessionOptions } from './SafetySessionTypes.js';
+import { describe, SafetyInputError } from './sessionInput.js';
+
+/** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
+export function readingOf(now: () => number): number | undefined {
+  let t: unknown;
+  try {
+    t = now();
+  } catch {
+    return undefined;
+  }
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** The latest time a snapshot mentions: a restored session's time never goes below it. */
+export function latestTimeOf(context: SafetyContext): number {
+  let t = -Infinity;
+  for (const v of [context.lastWriteAt, context.lastReadAt]) if (v !== null && v > t) t = v;
+  for (const id in context.calls) t = Math.max(t, context.calls[id]!.startedAt);
+  for (const r of context.pendingRecoveries) t = Math.max(t, r.createdAt);
+  return t;
+}
+
+/** Whether the options change any setting a snapshot holds. */
+export function overridesConfig(options: SafetySessionOptions): boolean {
+  return (
+    options.recoveryTtlMs !== undefined ||
+    options.failedWriteRequiresVerification !== undefined ||
+    options.targets !== undefined ||
+    options.mode !== undefined ||
+    options.profile !== undefined
+  );
+}
+
+/**
+ * A copy of a snapshot this build wrote and nobody changed since: the current version, exactly
+ * the fields `persist()` writes, and a checksum that still matches them. It needs no schema check
+ * (what `persist()` writes is valid by construction). Anything else: `undefined`, and the caller
+ * checks the snapshot in full, as every snapshot was checked before checksums.
+ */
+export function trustedSnapshot(input: unknown): PersistedSession | undefined {
+  // From text, the parsed value is the session's own: nothing to copy, only the checksum to check.
+  const owned = typeof input === 'string';
+  let value = input;
+  if (owned) {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return undefined; // the full check words the error
+    }
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    const s = value as Record<string, unknown>;
+    if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
+    if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
+    const id = s['id'];
+    if (typeof id !== 'string' || id.length === 0) return undefined;
+    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS, SHALLOW_COPIES);
+    if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
+    // The copy is a new object either way (it holds the checksummed fields only): add the id last,
+    // where a restore's recorded snapshot has always had it.
+    const snapshot = copied.copy as Record<string, unknown>;
+    snapshot['id'] = id;
+    return snapshot as unknown as PersistedSession;
+  } catch {
+    return undefined; // a getter or Proxy that throws: the full check reports it
+  }
+}
+
+/** The fields of a snapshot `persist()` writes, its checksum included. */
+const TRUSTED_KEYS = 7;
+/** The fields the checksum covers, in the order `persist()` walks them (all but the id and the checksum). */
+const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
+/** The context is copied as one literal of its fields (one object shape for the session's first step). */
+const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
+
+/** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
+export function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
+  const config: Record<string, unknown> = {
+    recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
+    failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
+  };
+  // The defaults are left out, so a session that does not opt in records exactly what it always did.
+  const targets = options.targets ?? base.targets;
+  if (targets !== undefined && targets !== 'ignore') config.targets = targets;
+  const mode = options.mode ?? base.mode;
+  if (mode !== undefined && mode !== 'enforce') config.mode = mode;
+  const profile = options.profile ?? base.profile;
+  if (profile !== undefined && profile !== 'interactive') config.profile = profile;
+  const parsed = safeParseInput(SafetyConfig, config);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0]) as keyof SafetyConfig;
+  throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
+}
