@@ -4,7 +4,7 @@ import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
-export const PERSISTED_SESSION_VERSION = 3;
+export const PERSISTED_SESSION_VERSION = 4;
 export const PERSISTED_SESSION_FORMAT = 'assistant-safety/session';
 
 /** A session as plain JSON: what `persist()` returns and `restoreSafetySession()` takes. */
@@ -92,6 +92,11 @@ export const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
   2: (s) => {
     const context = isRecord(s.context) ? s.context : {};
     return { ...s, version: 3, context: { ...context, provenance: [], userWords: [], approvals: [] } };
+  },
+  // Version 3 had no coding profile: no file was edited under it.
+  3: (s) => {
+    const context = isRecord(s.context) ? s.context : {};
+    return { ...s, version: 4, context: { ...context, editedFiles: [] } };
   },
 };
 

@@ -77,6 +77,8 @@ export const RecordedCall = z.discriminatedUnion('type', [
     egress: z.optional(z.boolean()),
     /** What a person's approval must name (see `callDigest`). */
     digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
+    /** A project-wide check (tests, type check, build, linter): the coding profile's evidence for every edited file. */
+    check: z.optional(z.boolean()),
   }),
   /**
    * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.

@@ -20,6 +20,14 @@ export const MAX_TARGET_LENGTH = 1024;
 /** The most targets one call may carry (or reveal). */
 export const MAX_CALL_TARGETS = 64;
 
+/**
+ * How many edited files the coding profile tracks at once. An edit that would track one more is
+ * not a file edit: it keeps the seed's rule (verified before anything else is written).
+ */
+export const MAX_EDITED_FILES = 256;
+/** The prefix that marks a target as a file in the working tree (the coding profile's unit of evidence). */
+export const FILE_TARGET_PREFIX = 'file:';
+
 /** The longest call digest a call may carry. */
 export const MAX_DIGEST_LENGTH = 128;
 /** How many approvals (a person's answer bound to one call) a session holds at once; the oldest goes first. */
@@ -53,6 +61,8 @@ export const InFlightCall = z.strictObject({
   egress: z.optional(z.literal(true)),
   /** What a person's approval must name to apply to this call (see `callDigest`). */
   digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
+  /** A project-wide check (tests, type check, build, linter): evidence for every file edited before it began. */
+  check: z.optional(z.literal(true)),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 
@@ -104,6 +114,13 @@ const Approval = z.strictObject({
 });
 type LastBlock = z.infer<typeof LastBlock>;
 
+/** The coding profile: a file edited and not checked since, with the write epoch its last edit landed at. */
+export const EditedFile = z.strictObject({ target: Target, epoch: count() });
+export type EditedFile = z.infer<typeof EditedFile>;
+
+/** The execution profiles, in one place: the session options, the CLI and the stores read this list. */
+export const EXECUTION_PROFILES = ['interactive', 'detection', 'investigation', 'coding'] as const;
+
 /** Per-session settings that the machine's guards and actions read. */
 export const SafetyConfig = z.strictObject({
   recoveryTtlMs: z.int().check(z.nonnegative()),
@@ -112,8 +129,11 @@ export const SafetyConfig = z.strictObject({
   targets: z.optional(z.enum(['ignore', 'bind'])),
   /** `shadow`: would-be blocks are recorded and the call runs. Absent: `enforce`. */
   mode: z.optional(z.enum(['enforce', 'shadow'])),
-  /** The execution profile's rules for state-only writes. Absent: `interactive`. */
-  profile: z.optional(z.enum(['interactive', 'detection', 'investigation'])),
+  /**
+   * The execution profile. Absent: `interactive`. `detection` and `investigation` set the rules for
+   * state-only writes; `coding` makes the file the unit of evidence (edits in a row, per-file checks).
+   */
+  profile: z.optional(z.enum(EXECUTION_PROFILES)),
 });
 export type SafetyConfig = z.infer<typeof SafetyConfig>;
 
@@ -145,6 +165,8 @@ export const SafetyContext = z.strictObject({
   uncoveredTargets: CallTargets,
   /** Where each validated target came from (at most one entry per target; none for one a version-2 snapshot held). */
   provenance: z.array(TargetProvenance).check(z.maxLength(MAX_VALIDATED_TARGETS)),
+  /** The coding profile: files edited and not checked since (a read of the file, or a check begun after the edit). */
+  editedFiles: z.array(EditedFile).check(z.maxLength(MAX_EDITED_FILES)),
   /** The user's and the engineer's messages, normalised (`userMessage`); never tool output. Oldest first, capped. */
   userWords: z.array(z.string().check(z.maxLength(MAX_USER_MESSAGE_LENGTH))).check(z.maxLength(MAX_USER_MESSAGES)),
   /** A person's approvals, each bound to one call's digest, used once, within {@link APPROVAL_TTL_MS}. */
@@ -189,6 +211,7 @@ export function initialContext(config: SafetyConfig = DEFAULT_CONFIG): SafetyCon
     validatedTargets: [],
     uncoveredTargets: [],
     provenance: [],
+    editedFiles: [],
     userWords: [],
     approvals: [],
     pendingRecoveries: [],
@@ -223,6 +246,7 @@ export function copyContext(c: SafetyContext): SafetyContext {
     validatedTargets: c.validatedTargets,
     uncoveredTargets: c.uncoveredTargets,
     provenance: c.provenance,
+    editedFiles: c.editedFiles,
     userWords: c.userWords,
     approvals: c.approvals,
     pendingRecoveries: c.pendingRecoveries,

@@ -29,6 +29,7 @@ const callFacts = {
   created: z.optional(CallTargets),
   egress: z.optional(z.literal(true)),
   digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
+  check: z.optional(z.literal(true)),
 };
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
 const BeginCallEvent = z.strictObject({

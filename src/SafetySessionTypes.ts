@@ -7,7 +7,7 @@ import type { Executor } from './MachineRunner.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import type { PersistedSession } from './PersistedSession.js';
 import type { Decision, RecordedBlockCode, RecordedCall, RecordingEntry, SessionRecorder } from './RecordingEntry.js';
-import type { PendingRecovery, SafetyContext, TargetProvenance } from './SafetyContext.js';
+import type { EXECUTION_PROFILES, PendingRecovery, SafetyContext, TargetProvenance } from './SafetyContext.js';
 import type { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
 
 export interface SafetySessionOptions {
@@ -41,7 +41,10 @@ export interface SafetySessionOptions {
   targets?: TargetMode;
   /** `'enforce'` (default) blocks; `'shadow'` decides the same way, records would-be blocks and lets the call run. */
   mode?: GateMode;
-  /** Execution profile (docs/state-only.md): `'interactive'` (default), `'detection'` or `'investigation'`. */
+  /**
+   * Execution profile: `'interactive'` (default), `'detection'` or `'investigation'` (docs/escalation.md),
+   * or `'coding'` (docs/coding-profile.md: the file is the unit of evidence).
+   */
   profile?: ExecutionProfile;
   /**
    * What runs the machine: `'compiled'` (default), the decision table generated from the machine's
@@ -55,8 +58,8 @@ export interface SafetySessionOptions {
 export type TargetMode = 'ignore' | 'bind';
 /** Whether a would-be block stops the call (`enforce`) or is only recorded (`shadow`). */
 export type GateMode = 'enforce' | 'shadow';
-/** The reference's execution profiles: rules for state-only writes. */
-export type ExecutionProfile = 'interactive' | 'detection' | 'investigation';
+/** The execution profiles: the reference's rules for state-only writes, and the coding profile. */
+export type ExecutionProfile = (typeof EXECUTION_PROFILES)[number];
 /** Where a validated target came from. */
 export type TargetSource = 'user' | 'human' | 'tool';
 
@@ -82,6 +85,11 @@ export interface ToolCallStart {
   egress?: boolean;
   /** The call's digest (`callDigest` of its tool, arguments and targets): a person's approval is bound to it. */
   digest?: string;
+  /**
+   * A project-wide check (a test run, a type check, a build, a linter) on a read: under the coding
+   * profile, evidence for every file edited before it began.
+   */
+  check?: boolean;
 }
 
 /**

@@ -129,6 +129,7 @@ function callOf(event: SafetyEvent & { type: 'BEGIN_CALL' | 'RUN_UNGATED' }, epo
   if (event.created !== undefined) call.created = event.created;
   if (event.egress) call.egress = true;
   if (event.digest !== undefined) call.digest = event.digest;
+  if (event.check) call.check = true;
   return call;
 }
 
@@ -167,7 +168,12 @@ export const actionImplementations = {
         tool: subject?.tool ?? null,
         kind: subject?.kind ?? null,
       };
-      if (targets !== undefined && targets.length > 0) lastBlock.targets = [...targets];
+      // A final answer refused for files nobody checked names those files (what clears it).
+      const pending =
+        reasonCode === 'FINAL_ANSWER_UNVERIFIED' && draft.editedFiles.length > 0
+          ? draft.editedFiles.map((f) => f.target)
+          : targets;
+      if (pending !== undefined && pending.length > 0) lastBlock.targets = [...pending];
       if (subject !== undefined) lastBlock.digest = digestOf(subject);
       draft.blockCount += 1;
       draft.lastBlock = lastBlock;
@@ -276,6 +282,44 @@ export const actionImplementations = {
       // Under binding, only reads covering these targets verify it; a write without targets keeps the seed's rule.
       draft.uncoveredTargets = draft.config.targets === 'bind' && subject?.targets ? [...subject.targets] : [];
       draft.writeEpoch += 1; // last: the subject above was read at the write's own epoch
+    },
+  }),
+  /** The coding profile: a file edit landed; its files wait for a read or a check begun after it. */
+  recordFileEdit: draftOf({
+    apply: (draft, event) => {
+      const subject = subjectOf(draft, event);
+      const targets = subject?.targets ?? [];
+      const epoch = draft.writeEpoch + 1;
+      draft.wroteThisEpisode = true;
+      draft.lastWriteTool = subject?.tool ?? null;
+      draft.lastWriteAt = event.at;
+      draft.editedFiles = [
+        ...draft.editedFiles.filter((f) => !targets.includes(f.target)),
+        ...targets.map((target) => ({ target, epoch })),
+      ];
+      draft.writeEpoch = epoch; // last: the subject above was read at the edit's own epoch
+    },
+  }),
+  /**
+   * The coding profile: a read or resolve that ended ok covers the files it read, and a check every
+   * file, each only if its last edit landed before the call began.
+   */
+  coverFiles: draftOf({
+    apply: (draft, event) => {
+      if (draft.editedFiles.length === 0) return;
+      const subject = subjectOf(draft, event);
+      if (!subject || !isDiscoveryKind(subject.kind)) return;
+      const read = subject.check === true ? undefined : (subject.targets ?? []);
+      const left = draft.editedFiles.filter(
+        (f) => f.epoch > subject.epoch || (read !== undefined && !read.includes(f.target)),
+      );
+      if (left.length !== draft.editedFiles.length) draft.editedFiles = left;
+    },
+  }),
+  /** A person checked the edited files for the final answer. */
+  clearEditedFiles: draftOf({
+    apply: (draft) => {
+      draft.editedFiles = [];
     },
   }),
   markReadAfterWrite: draftOf({ apply: (draft) => settleVerification(draft, true) }),

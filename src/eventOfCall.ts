@@ -62,7 +62,8 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
         call.trust !== 'untrusted' &&
         call.creates !== true &&
         call.egress !== true &&
-        call.digest === undefined
+        call.digest === undefined &&
+        call.check !== true
       )
         return { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool, at };
       const event: Record<string, unknown> = { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool };
@@ -73,6 +74,7 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
       if (call.created) event['created'] = call.created;
       if (call.egress === true) event['egress'] = true;
       if (call.digest !== undefined) event['digest'] = call.digest;
+      if (call.check === true) event['check'] = true;
       event['at'] = at;
       return event as SafetyEvent;
     }

@@ -1,7 +1,7 @@
 import type { SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { isDiscoveryKind, type ToolKind } from './toolKind.js';
-import { APPROVAL_TTL_MS } from './SafetyContext.js';
+import { APPROVAL_TTL_MS, FILE_TARGET_PREFIX, MAX_EDITED_FILES } from './SafetyContext.js';
 import { callDigest, userWordsFor } from './userWords.js';
 
 /** A guard implementation: a pure predicate over the context and the event. */
@@ -19,6 +19,7 @@ export interface Subject {
   created?: readonly string[];
   egress?: true;
   digest?: string;
+  check?: true;
 }
 
 /** The subject built for the last check or begin (see {@link subjectOf}); events are never mutated. */
@@ -65,6 +66,7 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
           if (event.created !== undefined) subject.created = event.created;
           if (event.egress === true) subject.egress = true;
           if (event.digest !== undefined) subject.digest = event.digest;
+          if (event.check === true) subject.check = true;
         }
         lastSubject = subject;
       }
@@ -168,6 +170,28 @@ function beganAfterLastWrite(context: SafetyContext, event: SafetyEvent): boolea
   return subject !== undefined && isDiscoveryKind(subject.kind) && subject.epoch === context.writeEpoch;
 }
 
+/**
+ * The coding profile's file edit: a world write whose every target is a file in the working tree
+ * (`file:`), with no other write landed while it was in flight, and whose files the edited-file
+ * list can still hold (otherwise it is an ordinary write, verified before anything else is
+ * written: the safe direction).
+ */
+function isFileEdit(context: SafetyContext, event: SafetyEvent): boolean {
+  if (context.config.profile !== 'coding') return false;
+  const subject = subjectOf(context, event);
+  if (subject?.kind !== 'write' || subject.stateOnly === true) return false;
+  // Another write landed while it was in flight (the compatible API): the seed's rule verifies both.
+  if (subject.epoch < context.writeEpoch) return false;
+  const targets = subject.targets;
+  if (targets === undefined || targets.length === 0) return false;
+  let added = 0;
+  for (const t of targets) {
+    if (!t.startsWith(FILE_TARGET_PREFIX)) return false;
+    if (!context.editedFiles.some((f) => f.target === t)) added++;
+  }
+  return context.editedFiles.length + added <= MAX_EDITED_FILES;
+}
+
 /** The guard implementations, by the names the machine JSON uses. */
 export const guardImplementations = {
   isWrite: (context, event) => kindOf(context, event) === 'write',
@@ -216,6 +240,16 @@ export const guardImplementations = {
   isSelfVerifiedWrite: (context, event) =>
     event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
+  isFileEdit,
+  /** A file edit that failed but may have acted (its outcome unknown, or failed writes count as partial). */
+  fileEditMayHaveActed: (context, event) =>
+    isFileEdit(context, event) &&
+    (context.config.failedWriteRequiresVerification || (event.type === 'TOOL_FAILED' && event.unknown === true)),
+  /** The coding profile: a file was edited and neither read nor checked since. */
+  hasUncheckedFiles: (context) => context.editedFiles.length > 0,
+  /** The coding profile: a state-only write (the todo list) never waits; it does not touch the world. */
+  codingAllowsStateOnlyWrite: (context, event) =>
+    context.config.profile === 'coding' && kindOf(context, event) === 'write' && isStateOnly(context, event),
   /** A person validated targets (they stay validated: one ask per target). */
   attestsTarget: (_context, event) =>
     event.type === 'ATTEST' && event.evidence === 'target' && (event.targets?.length ?? 0) > 0,

@@ -60,6 +60,9 @@ export {
   MAX_VALIDATED_TARGETS,
   APPROVAL_TTL_MS,
   TargetProvenance,
+  EditedFile,
+  EXECUTION_PROFILES,
+  MAX_EDITED_FILES,
   initialContext,
 } from './SafetyContext.js';
 export { callDigest, normaliseWords, userWordsFor, MIN_USER_VALUE_LENGTH } from './userWords.js';

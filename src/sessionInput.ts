@@ -67,6 +67,7 @@ const CALL_NAMES = {
   created: 'call.created',
   egress: 'call.egress',
   digest: 'call.digest',
+  check: 'call.check',
 };
 const RESULT_NAMES = {
   id: 'result.id',
@@ -100,6 +101,7 @@ export const PERFORM_NAMES = Object.fromEntries(
     'created',
     'egress',
     'digest',
+    'check',
     'text',
     'source',
     'evidence',
@@ -112,7 +114,7 @@ export const PERFORM_NAMES = Object.fromEntries(
 /** `beginToolCall`'s argument as the recorded call, checked (fields copied one by one: nothing else rides along). */
 export function startCallOf(call: ToolCallStart): RecordedCall {
   checkObject('beginToolCall: call', call);
-  const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest } = call;
+  const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check } = call;
   const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
   if (targets !== undefined) recorded.targets = targets;
   if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
@@ -121,6 +123,7 @@ export function startCallOf(call: ToolCallStart): RecordedCall {
   if (created !== undefined) recorded.created = created;
   if (egress !== undefined) recorded.egress = egress;
   if (digest !== undefined) recorded.digest = digest;
+  if (check !== undefined) recorded.check = check;
   return validCall('beginToolCall', recorded, CALL_NAMES);
 }
 

@@ -31,10 +31,23 @@ export function normaliseWords(text: string): string {
     .slice(0, MAX_USER_MESSAGE_LENGTH);
 }
 
-/** Characters that may stand right before a value: a start of words, an opening quote or bracket. */
-const BEFORE = new Set([' ', '"', "'", '(', '[', '{', '<', '`', ',', ';', ':', '=']);
-/** Characters that may stand right after a value: an end of words, a closing quote or bracket, punctuation. */
-const AFTER = new Set([' ', '"', "'", ')', ']', '}', '>', '`', ',', ';', ':', '.', '!', '?']);
+/**
+ * Characters that may stand right before a value: a start of words, an opening quote or bracket, and
+ * the `#` people type before a channel or a tag (`#random`, `#42`). Not `@`: the domain of an address
+ * the user typed is not a value they named.
+ */
+const BEFORE = new Set([' ', '"', "'", '(', '[', '{', '<', '`', ',', ';', ':', '=', '#']);
+/** Characters that may stand right after a value: an end of words, a closing quote or bracket. */
+const AFTER = new Set([' ', '"', "'", ')', ']', '}', '>', '`']);
+/** Punctuation that may end a sentence right after a value, when the words end there too (`bob@example.com.`). */
+const TRAILING = new Set([',', ';', ':', '.', '!', '?']);
+
+/** Whether the words end at `end`: past any trailing punctuation, the text ends or a space, quote or bracket follows. */
+function endsWords(text: string, end: number): boolean {
+  let j = end;
+  while (j < text.length && TRAILING.has(text[j]!)) j++;
+  return j === text.length || AFTER.has(text[j]!);
+}
 
 /** The value of a target key: the key itself, and the part after a `prefix:` (not after `scheme://`). */
 function valuesOfTarget(target: string): string[] {
@@ -56,9 +69,7 @@ function normaliseValue(value: string): string {
 function standsIn(text: string, value: string): boolean {
   for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
     const before = i === 0 ? ' ' : text[i - 1]!;
-    const end = i + value.length;
-    const after = end === text.length ? ' ' : text[end]!;
-    if (BEFORE.has(before) && AFTER.has(after)) return true;
+    if (BEFORE.has(before) && endsWords(text, i + value.length)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BlockReasonCode } from '../toolKind.js';
+import { EXECUTION_PROFILES } from '../SafetyContext.js';
 import type { ExecutionProfile, TargetMode } from '../SafetySession.js';
 import { ClaudeCodeHookInput, CLAUDE_CODE_HOOK_EVENTS } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
@@ -37,8 +38,9 @@ in files between events) and answers in Claude Code's hook output format.
                     the evidence the block asked for
   --targets MODE    bind (default): a write may only touch files read or found in the
                     session, and only a read of the file verifies it; ignore: by kind
-  --profile NAME    interactive, detection (default: the todo list may be written
-                    before anything was read) or investigation
+  --profile NAME    coding (default: the file is the unit of evidence: edits in a
+                    row, each file read or checked after its last edit before
+                    Stop), interactive, detection or investigation
   --shadow          decide and record, block nothing (the mode comes from here, or
                     ASSISTANT_SAFETY_HOOK_MODE=shadow, never from a session file)
   --redis URL       keep the sessions in Redis (redis:// or rediss://), shared by every
@@ -54,7 +56,6 @@ in files between events) and answers in Claude Code's hook output format.
 Exit codes: 0 answered (or nothing to say), 2 the hook itself failed: Claude Code
 then refuses the tool call (PreToolUse) and shows the message.`;
 
-const PROFILES = ['interactive', 'detection', 'investigation'] as const;
 const DEFAULT_DEADLINE_MS = 5000;
 
 /** Reads all of standard input. */
@@ -105,7 +106,7 @@ export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => 
         rules: { type: 'string' },
         escalate: { type: 'string' },
         targets: { type: 'string', default: 'bind' },
-        profile: { type: 'string', default: 'detection' },
+        profile: { type: 'string', default: 'coding' },
         shadow: { type: 'boolean' },
         redis: { type: 'string' },
         record: { type: 'string' },
@@ -120,7 +121,8 @@ export async function runClaudeCodeHook(argv: string[], io: CliIO, stdin: () => 
     const targets = values.targets as TargetMode;
     if (targets !== 'bind' && targets !== 'ignore') return fail(`--targets must be bind or ignore, got "${targets}"`);
     const profile = values.profile as ExecutionProfile;
-    if (!PROFILES.includes(profile)) return fail(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
+    if (!EXECUTION_PROFILES.includes(profile))
+      return fail(`--profile must be one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
     const escalate: BlockReasonCode[] = [];
     for (const code of values.escalate
       ?.split(',')

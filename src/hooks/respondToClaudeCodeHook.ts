@@ -78,12 +78,20 @@ function sameBlock(block: FSMBlockedError, seen: Asked | string): seen is Asked 
 function sentences(block: FSMBlockedError, session: SafetySession, input: { cwd: string; tool_input?: unknown }) {
   const command = (input.tool_input as { command?: unknown } | null | undefined)?.command;
   const needsEvidence = block.reasonCode === 'UNVERIFIED_WRITE' || block.reasonCode === 'FINAL_ANSWER_UNVERIFIED';
+  // Under the coding profile a final answer waits for the edited files nobody checked: those are named.
+  const files = session.context.editedFiles;
+  const pending =
+    block.reasonCode === 'FINAL_ANSWER_UNVERIFIED' && files.length > 0
+      ? files.map((f) => f.target)
+      : needsEvidence
+        ? session.context.uncoveredTargets
+        : [];
   return explainBlock({
     reasonCode: block.reasonCode,
     cwd: input.cwd,
     ...(block.toolName !== undefined && { toolName: block.toolName }),
     ...(block.targets !== undefined && { targets: block.targets }),
-    ...(needsEvidence && session.context.uncoveredTargets.length > 0 && { pending: session.context.uncoveredTargets }),
+    ...(pending.length > 0 && { pending }),
     ...(typeof command === 'string' && { command }),
   });
 }
@@ -102,6 +110,7 @@ function start(id: string, call: CodingAgentCall) {
     ...(call.creates && { creates: true }),
     ...(call.created && { created: call.created }),
     ...(call.egress && { egress: true }),
+    ...(call.check && { check: true }),
   };
 }
 

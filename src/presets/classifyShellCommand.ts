@@ -1,7 +1,7 @@
 import { parseShellCommand, type ShellCommand } from './parseShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import type { ShellRules } from './ShellRules.js';
-import { COMMANDS, gitFacts, harmlessAssignment, positionals, runner } from './shellCommandTable.js';
+import { COMMANDS, gitFacts, gitRecords, harmlessAssignment, positionals, runner } from './shellCommandTable.js';
 
 /**
  * How a shell command line was judged: a read only when every simple command in it is a known
@@ -20,6 +20,8 @@ export interface ShellClassification {
   targets?: string[];
   /** A project-wide check (a test run, a type check, a build, a linter, `git diff`/`git status`). */
   check?: true;
+  /** A write that only records in the local repository (`git add`, `git commit`): state-only. */
+  stateOnly?: true;
 }
 
 /** What {@link classifyShellCommand} takes besides the line. */
@@ -40,7 +42,9 @@ const HARMLESS_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev
 
 /** One simple command judged: a read (with the files it reads, relative as written), or a write. */
 type Judged =
-  { kind: 'read'; files: string[]; check?: true; dir?: string } | { kind: 'write'; why: string; files?: string[] };
+  | { kind: 'read'; files: string[]; check?: true; dir?: string }
+  | { kind: 'write'; why: string; files?: string[] }
+  | { kind: 'record'; why: string };
 
 /** A path the shell would change (`$F`, `~`, a glob): it names no file we can key. */
 const expands = (word: string) => /[$*?[~`]/.test(word);
@@ -98,6 +102,8 @@ function judge(command: ShellCommand, rules: ShellRules | undefined): Judged {
     return read([]);
   }
   if (name === 'cd') return read([]);
+  if (name === 'git' && written.length === 0 && gitRecords(args))
+    return { kind: 'record', why: `"git ${args.join(' ')}" only records in the local repository` };
   const rule = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : undefined;
   if (!rule) return asWrite(`${JSON.stringify(name)} is not a known read-only command`);
   if (!rule.anyArgs && expanding.length)
@@ -167,6 +173,7 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
   const writes = new Set<string>();
   let check = false;
   let writeReason: string | undefined;
+  let recordReason: string | undefined;
   const key = (path: string, from: string | undefined) => {
     if (expands(path)) return undefined;
     const target = fileTarget(path, from);
@@ -174,6 +181,10 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
   };
   for (const command of parsed.commands) {
     const judged = judge(command, rules);
+    if (judged.kind === 'record') {
+      recordReason ??= judged.why;
+      continue;
+    }
     if (judged.kind === 'write') {
       const targets = judged.files?.map((f) => key(f, base));
       if (!targets || targets.some((t) => t === undefined)) return { kind: 'write', reason: judged.why };
@@ -197,6 +208,7 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
     }
   }
   if (writeReason !== undefined) return { kind: 'write', reason: writeReason, targets: [...writes] };
+  if (recordReason !== undefined) return { kind: 'write', reason: recordReason, stateOnly: true };
   return {
     kind: 'read',
     reason: check

@@ -220,6 +220,7 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
       kind: judged.kind,
       ...(judged.targets?.length && { targets: judged.targets }),
       ...(judged.check && { check: true }),
+      ...(judged.stateOnly && { stateOnly: true }),
       rule: `${tool}: ${judged.reason}`,
     };
   };

@@ -195,6 +195,18 @@ function gitSplit(args: readonly string[]): { sub: number; dir?: string } | unde
   return { sub: i, ...(dir !== undefined && { dir }) };
 }
 
+/**
+ * `git add` and `git commit` (not `--amend`, which rewrites what may be shared): they record the
+ * working tree in the local repository and change no file in it, so the coding profile takes them
+ * as state-only writes. What leaves the machine (`push`) stays a write.
+ */
+export function gitRecords(args: readonly string[]): boolean {
+  const split = gitSplit(args);
+  const sub = split && args[split.sub];
+  if (sub === 'add') return true;
+  return sub === 'commit' && !args.slice(split!.sub + 1).some((a) => a === '--amend' || a.startsWith('--amend='));
+}
+
 function gitReads(args: readonly string[]): boolean {
   const split = gitSplit(args);
   const sub = split && args[split.sub];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SafetyMachine, SessionRecorder } from '../index.js';
+import { EXECUTION_PROFILES, type SafetyMachine, type SessionRecorder } from '../index.js';
 
 const fn = <T>(what: string) =>
   z.custom<T>((v) => typeof v === 'function', { message: `expected ${what} (a function)` });
@@ -22,8 +22,8 @@ export const StoreSessionOptions = z.strictObject({
   targets: z.enum(['ignore', 'bind']).optional(),
   /** `'shadow'`: nothing is blocked, would-be blocks are recorded. Default `'enforce'`. */
   mode: z.enum(['enforce', 'shadow']).optional(),
-  /** Execution profile (docs/state-only.md). Default `'interactive'`. */
-  profile: z.enum(['interactive', 'detection', 'investigation']).optional(),
+  /** Execution profile (docs/escalation.md, docs/coding-profile.md). Default `'interactive'`. */
+  profile: z.enum(EXECUTION_PROFILES).optional(),
 });
 export type StoreSessionOptions = z.infer<typeof StoreSessionOptions>;
 

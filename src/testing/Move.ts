@@ -32,6 +32,8 @@ interface CallFacts {
   egress?: true;
   /** A creating write: the targets it creates (the rest it names must be validated). */
   creates?: readonly string[];
+  /** A project-wide check (the coding profile's evidence for every edited file). */
+  check?: true;
 }
 
 export type Move =
@@ -79,6 +81,8 @@ const UNTRUSTED_TOOL = 'fetch_page';
 /** An egress read posts to a URL; a creating write opens a ticket that names a recipient. */
 const EGRESS_TOOL = 'post_webhook';
 const CREATING_TOOL = 'open_ticket';
+/** The coding profile's project-wide check runs the tests. */
+const CHECK_TOOL = 'run_tests';
 
 const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
   facts.stateOnly
@@ -89,7 +93,9 @@ const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
         ? EGRESS_TOOL
         : facts.creates
           ? CREATING_TOOL
-          : TOOL_OF[kind];
+          : facts.check
+            ? CHECK_TOOL
+            : TOOL_OF[kind];
 
 /** The error code a hand-tracked recovery carries in generated paths. */
 const TRACKED_ERROR_CODE = 'TOOL_ERROR';
@@ -107,7 +113,7 @@ const targetsText = (targets: readonly string[] | undefined) => (targets ? ` [${
 
 /** A call in words: `write`, `write [t1, t2]`, `write (state-only)`, `read [t2] (untrusted)`. */
 function callText(kind: ToolKind, facts: CallFacts): string {
-  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}${facts.egress ? ' (egress)' : ''}${facts.creates ? (facts.creates.length ? ` (creates ${facts.creates.join(', ')})` : ' (creates)') : ''}`;
+  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}${facts.egress ? ' (egress)' : ''}${facts.creates ? (facts.creates.length ? ` (creates ${facts.creates.join(', ')})` : ' (creates)') : ''}${facts.check ? ' (check)' : ''}`;
 }
 
 /**
@@ -168,6 +174,7 @@ function factsOf(call: Omit<CallFacts, 'creates'> & { creates?: readonly string[
     ...(call.untrusted && { untrusted: true as const }),
     ...(call.egress && { egress: true as const }),
     ...(call.creates && { creates: call.creates }),
+    ...(call.check && { check: true as const }),
   };
 }
 
@@ -186,6 +193,7 @@ function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>)
       call.stateOnly === move.stateOnly &&
       call.untrusted === move.untrusted &&
       call.egress === move.egress &&
+      call.check === move.check &&
       sameTargets(call.creates ? (call.created ?? []) : undefined, move.creates)
     )
       return id;
@@ -202,8 +210,8 @@ function freshCallId(context: SafetyContext): string {
 }
 
 /** The shape of a call in flight: `read@now`, `write[t1,t2]@now`, `write(state-only)@stale`, `read[t2](untrusted)@now`. */
-const shapeOf = (context: SafetyContext, call: InFlightCall) =>
-  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}${call.egress ? '(egress)' : ''}${call.creates ? `(creates${call.created ? ` ${call.created.join(',')}` : ''})` : ''}@${epochOf(context, call.epoch)}`;
+export const shapeOf = (context: SafetyContext, call: InFlightCall) =>
+  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}${call.egress ? '(egress)' : ''}${call.creates ? `(creates${call.created ? ` ${call.created.join(',')}` : ''})` : ''}${call.check ? '(check)' : ''}@${epochOf(context, call.epoch)}`;
 
 /** The in-flight calls (or, with `ungated`, the calls running ungated) by shape, counted. */
 export function callShapes(context: SafetyContext, ungated = false): Map<string, number> {
@@ -248,6 +256,10 @@ const STATE_ONLY_WRITE = { kind: 'write' as const, stateOnly: true as const };
 const T1 = ['t1'] as const;
 const T2 = ['t2'] as const;
 const T12 = ['t1', 't2'] as const;
+/** The coding profile's files: two, as a check covers every one and a read only its own. */
+const FA = ['file:a'] as const;
+const FB = ['file:b'] as const;
+const FAT = ['file:a', 't1'] as const;
 
 /**
  * The moves of a session config. The seed's settings try every kind (and a state-only write);
@@ -262,6 +274,31 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
     { type: 'attest', evidence: 'target' },
     { type: 'attest', evidence: 'verification' },
   ];
+  if (config.profile === 'coding')
+    return {
+      // A read of one file, a check, an edit of it and one that creates the other (a read of one
+      // file then covers only it), a write on the world (a push: no file targets), the todo list.
+      begins: [
+        { kind: 'read', targets: FA },
+        { kind: 'read', check: true },
+        { kind: 'write', targets: FA },
+        { kind: 'write', targets: FB, creates: FB },
+        // A write on the world that also names a file (a deploy of it): the seed's rule, per target.
+        { kind: 'write', targets: FAT, creates: T1 },
+        { kind: 'write' },
+        STATE_ONLY_WRITE,
+      ],
+      checks: [],
+      successes: [],
+      established: [],
+      attests: [
+        { type: 'attest', evidence: 'verification' },
+        { type: 'attest', evidence: 'target', targets: FB },
+      ],
+      userMessages: [],
+      recoveries: false,
+      perKind: 1,
+    };
   if (config.targets === 'bind')
     return {
       begins: [
@@ -413,6 +450,7 @@ function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefine
         ...(move.untrusted && { trust: 'untrusted' as const }),
         ...(move.egress && { egress: true }),
         ...(move.creates && { creates: true, ...(move.creates.length > 0 && { created: [...move.creates] }) }),
+        ...(move.check && { check: true }),
       };
     case 'end': {
       const id = callIdFor(context, move);

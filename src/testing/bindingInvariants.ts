@@ -18,6 +18,7 @@ import {
   subject,
   success,
   causalRead,
+  fileEditEnd,
   unvalidatedOf,
   without,
   type Invariant,
@@ -95,6 +96,12 @@ export const bindingInvariants: readonly Invariant[] = [
       const b = step.before.context;
       const a = step.after.context;
       if (!binds(b)) return null;
+      if (a.writeEpoch === b.writeEpoch + 1 && fileEditEnd(step)) {
+        // The coding profile's file edit: its files wait on their own (I28); nothing else is to cover.
+        return sameSet(a.uncoveredTargets, b.uncoveredTargets)
+          ? null
+          : `a file edit changed the targets to cover ${list(b.uncoveredTargets)} → ${list(a.uncoveredTargets)}`;
+      }
       if (a.writeEpoch === b.writeEpoch + 1) {
         // A write was recorded: its targets (a self-verified one's none) are now to be covered.
         const s = subject(step);

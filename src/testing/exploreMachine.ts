@@ -1,10 +1,25 @@
 import type { AnyStateMachine } from 'xstate';
 import type { SafetyMachine, SafetyMachineInput } from '../createSafetyMachine.js';
 import type { MachineDefinition } from '../MachineDefinition.js';
-import { DEFAULT_CONFIG, RECOVERY_TTL_MS, type SafetyConfig, type SafetyContext } from '../SafetyContext.js';
+import {
+  DEFAULT_CONFIG,
+  RECOVERY_TTL_MS,
+  type InFlightCall,
+  type SafetyConfig,
+  type SafetyContext,
+} from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
-import { callShapes, moveLabel, moveSetOf, movesFrom, moveToEvent, type Move, type MoveOptions } from './Move.js';
+import {
+  callShapes,
+  moveLabel,
+  moveSetOf,
+  movesFrom,
+  moveToEvent,
+  shapeOf,
+  type Move,
+  type MoveOptions,
+} from './Move.js';
 import { exploreKind, kindPathTo, type KindExploration, type KindStep } from './exploreKind.js';
 import { decisionOf, stepOf, type SafetySnapshotLike, type Step, type StepDecision } from './Step.js';
 
@@ -99,6 +114,7 @@ export const EXPLORED_CONFIGS: readonly SafetyConfig[] = [
   { ...DEFAULT_CONFIG, profile: 'detection' },
   { ...DEFAULT_CONFIG, profile: 'investigation' },
   { ...DEFAULT_CONFIG, mode: 'shadow' },
+  { ...DEFAULT_CONFIG, targets: 'bind', profile: 'coding' },
 ];
 
 /**
@@ -134,6 +150,31 @@ export function serializeConfiguration(snapshot: SafetySnapshotLike, counterCap 
         .sort()
         .join(',')}`,
     );
+  // The coding profile: the files edited and unchecked, and for each call in flight which of them
+  // it began after (a guard compares a file's epoch with a call's and nothing else: a call begun
+  // now began after every one).
+  if (c.editedFiles.length > 0) {
+    parts.push(
+      `edited=${c.editedFiles
+        .map((f) => f.target)
+        .sort()
+        .join(',')}`,
+    );
+    const calls = [...Object.values(c.calls), ...Object.values(c.shadowCalls)].filter((k) => k.epoch < c.writeEpoch);
+    const after = (k: InFlightCall) =>
+      c.editedFiles
+        .filter((f) => f.epoch <= k.epoch)
+        .map((f) => f.target)
+        .sort()
+        .join('+');
+    if (calls.length > 0)
+      parts.push(
+        `began=${calls
+          .map((k) => `${shapeOf(c, k)}>${after(k) || 'none'}`)
+          .sort()
+          .join(',')}`,
+      );
+  }
   const shapes = (ungated: boolean) =>
     [...callShapes(c, ungated)]
       .sort(([a], [b]) => (a < b ? -1 : 1))

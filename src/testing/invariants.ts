@@ -23,15 +23,18 @@ import {
   worldSuccess,
   writeInFlight,
   causalRead,
+  fileEditEnd,
+  isCodingStateOnly,
   type Invariant,
 } from './stepFacts.js';
+import { codingInvariants } from './codingInvariants.js';
 
 export type { Invariant } from './stepFacts.js';
 
 /**
  * The safety rules of docs/behaviour.md (I1–I8), the transition rules it writes
  * out (I9–I17), and the rules of target binding, human evidence, state-only
- * writes, execution profiles, shadow mode and provenance (I18–I27), each a predicate over one step.
+ * writes, execution profiles, shadow mode, provenance and the coding profile (I18–I29), each a predicate over one step.
  *
  * @example
  * import { invariants, stepOf } from 'assistant-safety/testing';
@@ -77,10 +80,12 @@ export const invariants: readonly Invariant[] = [
     id: 'I3',
     name: 'No final answer about an unverified change',
     sentence:
-      'canFinalAnswer is refused (FINAL_ANSWER_UNVERIFIED) in WRITING, and in VERIFYING without readAfterWrite.',
+      'canFinalAnswer is refused (FINAL_ANSWER_UNVERIFIED) in WRITING, in VERIFYING without readAfterWrite, and under the coding profile while an edited file is unchecked (I28, I29).',
     check: (step) => {
       if (step.event.type !== 'CHECK_FINAL_ANSWER') return null;
       const state = stateOf(step.before);
+      if (step.before.context.editedFiles.length > 0)
+        return expectBlock(step, 'a final answer with an edited file unchecked', 'FINAL_ANSWER_UNVERIFIED');
       if (state === 'WRITING') return expectBlock(step, 'a final answer in WRITING', 'FINAL_ANSWER_UNVERIFIED');
       if (state === 'VERIFYING' && !step.before.context.readAfterWrite)
         return expectBlock(step, 'a final answer in VERIFYING without evidence', 'FINAL_ANSWER_UNVERIFIED');
@@ -95,6 +100,7 @@ export const invariants: readonly Invariant[] = [
     check: (step) => {
       if (!isWriteAttempt(step) || stateOf(step.before) !== 'VERIFYING' || approvedFor(step, 'UNVERIFIED_WRITE'))
         return null;
+      if (isCodingStateOnly(step)) return null; // the coding profile's todo list never waits (I23)
       const before = step.before.context.consecutiveVerifyBlocks;
       if (step.decision !== 'blocked') return `a write in VERIFYING was allowed after ${before} blocked attempts`;
       if (reasonOf(step) !== 'UNVERIFIED_WRITE') return null;
@@ -221,7 +227,7 @@ export const invariants: readonly Invariant[] = [
       'A successful write on the world (not state-only), from any state, goes to VERIFYING (or stays in WRITING when it lands beside another write still in flight, reported through the compatible API or run ungated), sets wroteThisEpisode, records lastWriteTool, advances the write epoch by one, ends its own call and no other, and sets readAfterWrite exactly when its own result is verified.',
     check: (step) => {
       const s = worldSuccess(step);
-      if (s?.kind !== 'write') return null;
+      if (s?.kind !== 'write' || fileEditEnd(step)) return null; // a file edit: I28
       const a = step.after.context;
       const b = step.before.context;
       const verified = step.event.type === 'TOOL_SUCCEEDED' && step.event.verified === true && s.ended;
@@ -266,7 +272,7 @@ export const invariants: readonly Invariant[] = [
         const expected = s.stateOnly ? 'READING' : 'WRITING';
         if (stateOf(step.after) !== expected) return `an allowed write went ${moved(step)}, not to ${expected}`;
       }
-      if (step.event.type === 'TOOL_FAILED' && s && isWorldWrite(s) && !s.ungated) {
+      if (step.event.type === 'TOOL_FAILED' && s && isWorldWrite(s) && !s.ungated && !fileEditEnd(step)) {
         const partial = step.before.context.config.failedWriteRequiresVerification || step.event.unknown === true;
         const landedMeanwhile = s.epoch < step.before.context.writeEpoch;
         const expected = partial || landedMeanwhile ? 'VERIFYING' : 'READING';
@@ -472,7 +478,7 @@ export const invariants: readonly Invariant[] = [
     id: 'I23',
     name: 'Execution profiles decide state-only writes, and only those',
     sentence:
-      'Under the investigation profile every state-only write is refused (POLICY_DENIED) in every state, before any other rule; under the detection profile a state-only write may begin in RESOLVING without a validated target; a write on the world is decided as without a profile.',
+      'Under the investigation profile every state-only write is refused (POLICY_DENIED) in every state, before any other rule; under the detection profile a state-only write may begin in RESOLVING without a validated target, and under the coding profile in RESOLVING and VERIFYING; a write on the world is decided as without a profile, but for the coding profile’s file edits (I28).',
     check: (step) => {
       if (!isWriteAttempt(step)) return null;
       const profile = step.before.context.config.profile;
@@ -483,6 +489,10 @@ export const invariants: readonly Invariant[] = [
         return step.decision === 'allowed'
           ? null
           : `a state-only write under detection was refused in RESOLVING (${reasonOf(step)})`;
+      if (stateOnly && profile === 'coding' && ['RESOLVING', 'VERIFYING'].includes(stateOf(step.before)))
+        return step.decision === 'allowed'
+          ? null
+          : `a state-only write under the coding profile was refused in ${stateOf(step.before)} (${reasonOf(step)})`;
       return reasonOf(step) === 'POLICY_DENIED' ? `a write that is not state-only was refused by the profile` : null;
     },
   },
@@ -521,6 +531,7 @@ export const invariants: readonly Invariant[] = [
     },
   },
   ...provenanceInvariants,
+  ...codingInvariants,
 ];
 
 /**

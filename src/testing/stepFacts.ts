@@ -1,4 +1,4 @@
-import { APPROVAL_TTL_MS, type SafetyContext } from '../SafetyContext.js';
+import { APPROVAL_TTL_MS, MAX_EDITED_FILES, type SafetyContext } from '../SafetyContext.js';
 import type { BlockReasonCode, SessionState, ToolKind } from '../toolKind.js';
 import { callDigest, userWordsFor } from '../userWords.js';
 import type { Step } from './Step.js';
@@ -42,6 +42,8 @@ export interface StepSubject {
   digest?: string;
   /** Shadow mode: the call ran ungated; its outcome is applied as the compatible API applies one. */
   ungated?: true;
+  /** A project-wide check (tests, type check, build, linter). */
+  check?: true;
 }
 
 export function subject({ before, event }: Step): StepSubject | undefined {
@@ -59,6 +61,7 @@ export function subject({ before, event }: Step): StepSubject | undefined {
         ...(event.type === 'BEGIN_CALL' && event.untrusted && { untrusted: true as const }),
         ...(event.type === 'BEGIN_CALL' && event.egress && { egress: true as const }),
         ...(event.type === 'BEGIN_CALL' && event.created && { created: event.created }),
+        ...(event.type === 'BEGIN_CALL' && event.check && { check: true as const }),
         // The digest as docs/targets.md defines it: given with the call, else its tool and targets'.
         digest:
           (event.type === 'BEGIN_CALL' ? event.digest : undefined) ??
@@ -84,6 +87,7 @@ export function subject({ before, event }: Step): StepSubject | undefined {
             ...(call.untrusted && { untrusted: true as const }),
             ...(call.egress && { egress: true as const }),
             ...(call.created && { created: call.created }),
+            ...(call.check && { check: true as const }),
             ...(!gated && { ungated: true as const }),
           }
         );
@@ -105,6 +109,32 @@ export function subject({ before, event }: Step): StepSubject | undefined {
 }
 
 export const stateOf = (s: { value: unknown }) => s.value as SessionState;
+
+/**
+ * The coding profile's file edit, as docs/coding-profile.md defines it: a write on the world whose
+ * every target is a file (`file:`), with nothing else landed while it was in flight, whose files
+ * the edited-file list can still hold.
+ */
+export function isFileEditOf(ctx: SafetyContext, s: StepSubject | undefined): boolean {
+  if (ctx.config.profile !== 'coding' || s?.kind !== 'write' || s.stateOnly || s.epoch < ctx.writeEpoch) return false;
+  const targets = s.targets ?? [];
+  if (targets.length === 0 || !targets.every((t) => t.startsWith('file:'))) return false;
+  const fresh = targets.filter((t) => !ctx.editedFiles.some((f) => f.target === t));
+  return ctx.editedFiles.length + fresh.length <= MAX_EDITED_FILES;
+}
+
+/** The end of a file edit (landed or not). */
+export const fileEditEnd = (step: Step) =>
+  (step.event.type === 'TOOL_SUCCEEDED' || step.event.type === 'TOOL_FAILED') &&
+  subject(step)?.ungated !== true &&
+  isFileEditOf(step.before.context, subject(step));
+
+/** A state-only write begun under the coding profile: it never waits (the todo list touches no world). */
+export const isCodingStateOnly = (step: Step) =>
+  step.event.type === 'BEGIN_CALL' &&
+  step.event.kind === 'write' &&
+  step.event.stateOnly === true &&
+  step.before.context.config.profile === 'coding';
 export const isDiscovery = (kind: ToolKind | undefined) => kind === 'resolve' || kind === 'read';
 export const isWriteAttempt = (step: Step) =>
   (step.event.type === 'CHECK_TOOL' || step.event.type === 'BEGIN_CALL') && step.event.kind === 'write';
@@ -253,7 +283,11 @@ export function requiredBlock(step: Step): BlockReasonCode | null {
   const state = stateOf(step.before);
   const ctx = step.before.context;
   if (event.type === 'CHECK_FINAL_ANSWER')
-    return state === 'WRITING' || (state === 'VERIFYING' && !ctx.readAfterWrite) ? 'FINAL_ANSWER_UNVERIFIED' : null;
+    return state === 'WRITING' ||
+      (state === 'VERIFYING' && !ctx.readAfterWrite) ||
+      (ctx.config.profile === 'coding' && ctx.editedFiles.length > 0)
+      ? 'FINAL_ANSWER_UNVERIFIED'
+      : null;
   if (isEgressAttempt(step)) return unvalidatedOf(step).length > 0 ? 'EGRESS_NOT_VALIDATED' : null;
   if (!isWriteAttempt(step)) return null;
   const stateOnly = isStateOnlyAttempt(step);
@@ -261,7 +295,7 @@ export function requiredBlock(step: Step): BlockReasonCode | null {
   switch (state) {
     case 'RESOLVING': {
       if (approvedFor(step, 'NO_VALIDATED_TARGET')) return null;
-      if (stateOnly && ctx.config.profile === 'detection') return null;
+      if (stateOnly && (ctx.config.profile === 'detection' || ctx.config.profile === 'coding')) return null;
       if (!binds(ctx) || stateOnly) return 'NO_VALIDATED_TARGET';
       // A creating write needs its other targets validated; a write the user named every target of has them.
       const s = subject(step);
@@ -272,6 +306,7 @@ export function requiredBlock(step: Step): BlockReasonCode | null {
     case 'WRITING':
       return 'WRITE_IN_FLIGHT';
     case 'VERIFYING':
+      if (stateOnly && ctx.config.profile === 'coding') return null;
       return approvedFor(step, 'UNVERIFIED_WRITE') ? null : 'UNVERIFIED_WRITE';
     case 'READING':
       return unvalidatedOf(step).length > 0 ? 'TARGET_NOT_VALIDATED' : null;

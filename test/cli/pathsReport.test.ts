@@ -71,7 +71,7 @@ describe('the QA report of the generated paths', () => {
     expect(requests).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
-  }, 120_000);
+  }, 240_000);
 
   it('should give the Markdown the same summary, a table of contents and the grouping', async () => {
     const { code, out } = await run(['paths', '--format', 'md', '--skip-mutants']);

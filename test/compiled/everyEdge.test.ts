@@ -60,13 +60,13 @@ describe('the compiled decision table', () => {
       ...table,
       step(value, context, event) {
         const step = table.step(value, context, event);
-        if (step.transition?.id !== '*.TOOL_SUCCEEDED[2]') return step;
+        if (step.transition?.id !== '*.TOOL_SUCCEEDED[3]') return step;
         const { uncoveredTargets: _, ...rest } = step.context;
         return { ...step, context: { ...rest, writeEpoch: step.context.writeEpoch - 1 } as SafetyContext };
       },
     };
     const found = firstDisagreement(broken, graph.edges);
-    expect(found).toMatch(/^edge \d+ ".*" from .*, transition \*\.TOOL_SUCCEEDED\[2\]: context /);
+    expect(found).toMatch(/^edge \d+ ".*" from .*, transition \*\.TOOL_SUCCEEDED\[3\]: context /);
   });
 
   it('should name the edge when a transition is chosen out of order', () => {

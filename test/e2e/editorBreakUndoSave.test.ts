@@ -22,7 +22,7 @@ describe('editing the machine in the browser', () => {
     expect(await checked(app.page)).toMatch(/all invariants hold/);
 
     // RESOLVING's BEGIN_CALL [isWrite] blocks writes: send it to WRITING and drop its block.
-    await selectTransition(app.page, 'RESOLVING', 'RESOLVING.BEGIN_CALL[5]');
+    await selectTransition(app.page, 'RESOLVING', 'RESOLVING.BEGIN_CALL[6]');
     await app.page.locator('select[data-field="target"]').selectOption('WRITING');
     await app.page.locator('[data-action="remove-action-block"]').click();
     expect(await checked(app.page)).toMatch(/invariants? violated/);
@@ -35,7 +35,7 @@ describe('editing the machine in the browser', () => {
     await steps.last().click();
     // Played on the diagram: the state the step ends in is outlined, the transition it took is marked.
     expect(await app.page.locator('.edit-diagram [data-state="WRITING"].state-active').count()).toBe(1);
-    expect(await app.page.locator('.edit-diagram .edge-taken[data-transition="RESOLVING.BEGIN_CALL[5]"]').count()).toBe(
+    expect(await app.page.locator('.edit-diagram .edge-taken[data-transition="RESOLVING.BEGIN_CALL[6]"]').count()).toBe(
       1,
     );
     expect(await app.page.getByTestId('playing-step').textContent()).toMatch(/^I1 step/);

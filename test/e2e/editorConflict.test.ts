@@ -19,7 +19,7 @@ describe('saving from the editor', () => {
   it('should ask for confirmation to save a machine that breaks an invariant, and refuse the save when the file changed on disk after loading', async () => {
     expect(await checked(app.page)).toMatch(/all invariants hold/);
     // Dropping VERIFYING's guarded final answer block lets an unverified final answer through.
-    await selectTransition(app.page, 'VERIFYING', 'VERIFYING.CHECK_FINAL_ANSWER[1]');
+    await selectTransition(app.page, 'VERIFYING', 'VERIFYING.CHECK_FINAL_ANSWER[2]');
     await app.page.locator('[data-action="remove-transition"]').click();
     expect(await checked(app.page)).toMatch(/violated/);
     expect(await app.page.locator('[data-testid="invariant-violation"][data-invariant="I3"]').count()).toBe(1);

@@ -187,7 +187,7 @@ describe.each(SIZES)('every mode at $width×$height', (size) => {
     await expectLegibleAndUnclipped(app.page, `edit-${tag}`);
 
     // Break I1 and play its counterexample: the header follows the step played, not a stale state.
-    await selectTransition(app.page, 'RESOLVING', 'RESOLVING.BEGIN_CALL[5]');
+    await selectTransition(app.page, 'RESOLVING', 'RESOLVING.BEGIN_CALL[6]');
     await app.page.locator('select[data-field="target"]').selectOption('WRITING');
     const step = app.page.locator('[data-invariant="I1"] [data-testid="counterexample-step"]').last();
     await step.waitFor({ timeout: 30_000 });

@@ -16,4 +16,4 @@ export function shippedEditor(): EditorState {
 }
 
 /** The transition that blocks a write in RESOLVING. */
-export const RESOLVING_WRITE = { source: 'RESOLVING', event: 'BEGIN_CALL', index: 5 } as const;
+export const RESOLVING_WRITE = { source: 'RESOLVING', event: 'BEGIN_CALL', index: 6 } as const;

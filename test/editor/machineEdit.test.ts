@@ -32,29 +32,29 @@ describe('applyMachineEdit', () => {
     let d = doc();
     d = applyMachineEdit(d, {
       type: 'addTransition',
-      source: 'READING',
+      source: 'RESOLVING',
       event: 'CHECK_FINAL_ANSWER',
       transition: {
         description: 'new',
         actions: [{ type: 'block', params: { reasonCode: 'FINAL_ANSWER_UNVERIFIED' } }],
       },
     });
-    expect(d.definition.states.READING!.on!.CHECK_FINAL_ANSWER).toHaveLength(1);
+    expect(d.definition.states.RESOLVING!.on!.CHECK_FINAL_ANSWER).toHaveLength(1);
     d = applyMachineEdit(d, {
       type: 'setTransitionEvent',
-      at: { source: 'READING', event: 'CHECK_FINAL_ANSWER', index: 0 },
+      at: { source: 'RESOLVING', event: 'CHECK_FINAL_ANSWER', index: 0 },
       event: 'COMPLETE_VERIFICATION',
     });
-    expect(d.definition.states.READING!.on!.CHECK_FINAL_ANSWER).toBeUndefined();
-    expect(d.definition.states.READING!.on!.COMPLETE_VERIFICATION![0]!.description).toBe('new');
+    expect(d.definition.states.RESOLVING!.on!.CHECK_FINAL_ANSWER).toBeUndefined();
+    expect(d.definition.states.RESOLVING!.on!.COMPLETE_VERIFICATION![0]!.description).toBe('new');
     d = applyMachineEdit(d, {
       type: 'removeTransition',
-      at: { source: 'READING', event: 'COMPLETE_VERIFICATION', index: 0 },
+      at: { source: 'RESOLVING', event: 'COMPLETE_VERIFICATION', index: 0 },
     });
-    expect(d.definition.states.READING!.on!.COMPLETE_VERIFICATION).toBeUndefined();
+    expect(d.definition.states.RESOLVING!.on!.COMPLETE_VERIFICATION).toBeUndefined();
     d = applyMachineEdit(d, {
       type: 'moveTransition',
-      at: { source: null, event: 'TOOL_SUCCEEDED', index: 4 },
+      at: { source: null, event: 'TOOL_SUCCEEDED', index: 5 },
       toIndex: 0,
     });
     expect(d.definition.on!.TOOL_SUCCEEDED![0]!.actions).toEqual(['finishCall']);

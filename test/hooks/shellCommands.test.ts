@@ -77,7 +77,7 @@ describe('classifyShellCommand', () => {
     ['ls && rm -rf build', /"rm"/],
     ['git log > log.txt', /writes to "log.txt"/],
     ['echo hi >> notes.md', /writes to "notes.md"/],
-    ['git commit -m x', /not a read-only use of git/],
+    ['git commit --amend -m x', /not a read-only use of git/],
     ['git -c core.pager=evil log', /not a read-only use of git/],
     ['git push', /not a read-only use of git/],
     ['sed -i s/a/b/ f', /not a read-only use of sed/],
@@ -98,6 +98,19 @@ describe('classifyShellCommand', () => {
     const judged = classifyShellCommand(line);
     expect(judged.kind).toBe('write');
     expect(judged.reason).toMatch(reason);
+  });
+
+  it.each([
+    ['git add -A && git commit -m "fix: rounding"', true],
+    ['git add src/a.ts', true],
+    ['git status && git commit -m x', true],
+    ['git commit -m x && git push', false],
+    ['git commit -m x > out.txt', false],
+    ['git -c core.hooksPath=/tmp/evil commit -m x', false],
+  ])('records in the local repository only (a state-only write): %s → %s', (line, stateOnly) => {
+    const judged = classifyShellCommand(line, { cwd: '/repo' });
+    expect(judged.kind).toBe('write');
+    expect(judged.stateOnly === true).toBe(stateOnly);
   });
 
   it('fails closed on arguments the shell expands for a command whose options can write', () => {

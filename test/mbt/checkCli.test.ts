@@ -20,14 +20,14 @@ describe('assistant-safety check', () => {
     const { code, out } = await run(['check']);
     console.log(out);
     expect(code).toBe(0);
-    expect(out).toMatch(/\d+ configurations, \d+ edges, 27 invariants/);
+    expect(out).toMatch(/\d+ configurations, \d+ edges, 29 invariants/);
     expect(out).toContain('every invariant holds on every edge');
   });
 
   it('should exit 1 with a counterexample that reads like a story when a guard is deleted by hand', async () => {
     const machine = shipped();
     // The hand edit QA would make: VERIFYING's final-answer check no longer asks for evidence.
-    delete machine.states.VERIFYING.on.CHECK_FINAL_ANSWER[0].guard;
+    delete machine.states.VERIFYING.on.CHECK_FINAL_ANSWER[1].guard;
     const file = join(dir, 'no-guard.json');
     writeFileSync(file, JSON.stringify(machine, null, 2));
     const { code, out } = await run(['check', '--machine', file]);

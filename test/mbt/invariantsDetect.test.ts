@@ -19,6 +19,7 @@ const write = { kind: 'write' as const, tool: 'restart_vm', startedAt: 0 };
 const verifying = { wroteThisEpisode: true, writeEpoch: 1, lastWriteTool: 'restart_vm', lastWriteAt: 0 };
 const config = initialContext().config;
 const bound = { config: { ...config, targets: 'bind' as const } };
+const coding = { config: { ...config, targets: 'bind' as const, profile: 'coding' as const } };
 
 /** The step the shipped machine takes. */
 function real(before: SafetySnapshotLike, event: SafetyEvent): Step {
@@ -198,6 +199,29 @@ const cases: Array<[string, SafetySnapshotLike, SafetyEvent, Parameters<typeof b
     { type: 'BEGIN_CALL', id: 'c1', kind: 'write', tool: 'restart_vm', at },
     // Another write passes on someone else's approval.
     { value: 'WRITING', decision: 'allowed', context: { approvals: [] } },
+  ],
+  [
+    'I28',
+    snap('WRITING', {
+      ...coding,
+      validatedTargets: ['file:/a.ts'],
+      calls: { e: { ...write, tool: 'Edit', targets: ['file:/a.ts'], epoch: 0 } },
+    }),
+    { type: 'TOOL_SUCCEEDED', id: 'e', at },
+    // The edit landed but its file was forgotten: Stop would pass unchecked.
+    { context: { editedFiles: [] } },
+  ],
+  [
+    'I29',
+    snap('READING', {
+      ...coding,
+      ...verifying,
+      editedFiles: [{ target: 'file:/a.ts', epoch: 1 }],
+      // A test run that began before the edit landed.
+      calls: { t: { ...read, tool: 'Bash', check: true, epoch: 0 } },
+    }),
+    { type: 'TOOL_SUCCEEDED', id: 't', at },
+    { context: { editedFiles: [] } },
   ],
 ];
 

@@ -23,10 +23,10 @@ describe('the machine index', () => {
     for (const list of Object.values(def.on ?? {})) count += list.length;
     expect(index.transitions).toHaveLength(count);
     expect(new Set(index.transitions.map((t) => t.id)).size).toBe(count);
-    expect(index.byId.get('RESOLVING.BEGIN_CALL[5]')).toMatchObject({
+    expect(index.byId.get('RESOLVING.BEGIN_CALL[6]')).toMatchObject({
       source: 'RESOLVING',
       event: 'BEGIN_CALL',
-      index: 5,
+      index: 6,
       guard: 'isWrite',
     });
     expect(index.transitions.filter((t) => t.source === null).every((t) => t.id.startsWith('*.'))).toBe(true);

@@ -33,7 +33,7 @@ describe('the mutation score of the shipped machine', () => {
 
   it('should owe each kill to an invariant: a mutant survives a check without the one that kills it', () => {
     // Dropping the write gate of RESOLVING's beginToolCall blocks reads too: I5 sees it, I13 cannot.
-    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard RESOLVING.BEGIN_CALL[5] (isWrite)')!;
+    const mutant = generateMutants(def).find((m) => m.id === 'drop-guard RESOLVING.BEGIN_CALL[6] (isWrite)')!;
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I5') }).status).toBe('killed');
     expect(tryMutant(mutant, { invariants: invariants.filter((i) => i.id === 'I13') }).status).toBe('survived');
     expect(tryMutant(mutant, { invariants: [] }).status).toBe('survived');

@@ -17,7 +17,7 @@ describe('assistant-safety test-paths', () => {
     console.log(out.join('\n'));
     expect(code).toBe(0);
     expect(out.join('\n')).toMatch(/(\d+) passed, 0 failed/);
-    expect(out.join('\n')).toContain('transitions: 55/55 (100%)');
+    expect(out.join('\n')).toContain('transitions: 62/62 (100%)');
     const xml = readFileSync(file, 'utf8');
     const tests = Number(/<testsuites [^>]*tests="(\d+)"/.exec(xml)![1]);
     expect(xml.match(/<testcase /g)?.length).toBe(tests);
@@ -28,7 +28,7 @@ describe('assistant-safety test-paths', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mbt-model-'));
     const model = JSON.parse(readFileSync(defaultMachinePath(), 'utf8'));
     // The model says a failed write goes to VERIFYING; the shipped implementation sends it back to READING.
-    model.states.WRITING.on.TOOL_FAILED[3].target = 'VERIFYING';
+    model.states.WRITING.on.TOOL_FAILED[4].target = 'VERIFYING';
     writeFileSync(join(dir, 'model.json'), JSON.stringify(model));
     const out: string[] = [];
     const code = await main(['test-paths', '--machine', join(dir, 'model.json'), '--depth', '1'], {

@@ -55,9 +55,9 @@ describe('analyzer (the app replay)', () => {
       '*.BEGIN_CALL[1]', // resolve begins (root level)
       'RESOLVING.TOOL_SUCCEEDED[0]', // -> READING
       'READING.BEGIN_CALL[3]', // write -> WRITING
-      '*.TOOL_SUCCEEDED[2]', // write lands -> VERIFYING
-      'VERIFYING.BEGIN_CALL[2]', // blocked: UNVERIFIED_WRITE
-      'VERIFYING.CHECK_FINAL_ANSWER[1]', // blocked: FINAL_ANSWER_UNVERIFIED
+      '*.TOOL_SUCCEEDED[3]', // write lands -> VERIFYING
+      'VERIFYING.BEGIN_CALL[3]', // blocked: UNVERIFIED_WRITE
+      'VERIFYING.CHECK_FINAL_ANSWER[2]', // blocked: FINAL_ANSWER_UNVERIFIED
       '*.BEGIN_CALL[1]', // read begins
       'VERIFYING.TOOL_SUCCEEDED[0]', // verifying read
       'VERIFYING.COMPLETE_VERIFICATION[0]', // -> READING

@@ -32,7 +32,7 @@ describe('graph model', () => {
     expect(reset).toMatchObject({ source: ANY_STATE, target: 'RESOLVING' });
     const selfVerified = graph.edges.find((e) => e.guard === 'isSelfVerifiedWrite');
     expect(selfVerified).toMatchObject({ source: ANY_STATE, target: 'VERIFYING', event: 'TOOL_SUCCEEDED' });
-    const blocked = graph.transitions.get('VERIFYING.BEGIN_CALL[2]');
+    const blocked = graph.transitions.get('VERIFYING.BEGIN_CALL[3]');
     expect(blocked).toMatchObject({ internal: true, guard: 'isWrite', blocks: 'UNVERIFIED_WRITE' });
   });
 });

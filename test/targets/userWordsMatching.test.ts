@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { createSafetySession, normaliseWords, userWordsFor } from 'assistant-safety';
+
+/*
+ * The matching rule of docs/targets.md ("How the user's words match"), case by case: what the user
+ * typed against the target a write names.
+ */
+
+const said = (text: string) => [normaliseWords(text)];
+
+describe("the user's words validate a target", () => {
+  it.each([
+    ['case', 'Mail Bob@Example.COM please', 'email:bob@example.com'],
+    ['white space', 'pay\n\tGB29NWBK60161331926819   now', 'iban:GB29NWBK60161331926819'],
+    ['quotes', 'send it to "bob@example.com"', 'email:bob@example.com'],
+    ['typographic quotes', 'send it to “bob@example.com”', 'email:bob@example.com'],
+    ['trailing punctuation', 'send it to bob@example.com.', 'email:bob@example.com'],
+    ['an IBAN in groups', 'Pay GB29 NWBK 6016 1331 9268 19 today', 'iban:GB29NWBK60161331926819'],
+    ['an IBAN with hyphens', 'Pay GB29-NWBK-6016-1331-9268-19', 'iban:GB29NWBK60161331926819'],
+    ['a number with thousands separators', 'move 1,000 units', 'qty:1000'],
+    ['a channel with its #', 'post a summary to #random.', 'channel:random'],
+    ['punctuation, then more words', 'write to bob@example.com, then stop', 'email:bob@example.com'],
+    ['a closing bracket after punctuation', '(send it to bob@example.com.)', 'email:bob@example.com'],
+    ['the key itself', 'restart vm:101 now', 'vm:101'],
+  ])('%s', (_rule, text, target) => {
+    expect(userWordsFor(target, said(text))).toBeDefined();
+  });
+
+  it.each([
+    ['inside a longer word', 'mail bob@example.com.evil', 'email:bob@example.com'],
+    ['the domain of an address', 'mail bob@example.com', 'host:example.com'],
+    ['one character', 'option a please', 'choice:a'],
+    ['nothing said', '', 'email:bob@example.com'],
+    ['a part of a number', 'pay 21000 EUR', 'qty:1000'],
+  ])('does not match %s', (_rule, text, target) => {
+    expect(userWordsFor(target, text === '' ? [] : said(text))).toBeUndefined();
+  });
+});
+
+describe('where the words come from', () => {
+  it('validates from the user and the system, and records the words; tool output never counts', () => {
+    const session = createSafetySession({ targets: 'bind' });
+    // A read whose output names the address: it is seen, not said by the user.
+    session.beginToolCall({ id: 'r', kind: 'read', tool: 'read_inbox', trust: 'untrusted' });
+    session.endToolCall({ id: 'r', ok: true });
+    const send = { kind: 'write' as const, tool: 'send_email', targets: ['email:eve@evil.example'] };
+    expect(session.beginToolCall({ id: 'w1', ...send })?.reasonCode).toBe('NO_VALIDATED_TARGET');
+
+    session.userMessage('You may write to eve@evil.example.', { source: 'system' });
+    expect(session.beginToolCall({ id: 'w2', ...send })).toBeNull();
+    expect(session.context.provenance).toContainEqual({
+      target: 'email:eve@evil.example',
+      source: 'user',
+      tool: 'send_email',
+      words: 'eve@evil.example',
+    });
+  });
+});
