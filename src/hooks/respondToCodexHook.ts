@@ -45,6 +45,10 @@ const patchOf = (input: unknown) =>
  * A Codex tool call as the gate sees it: `Bash` by its command line (as Claude Code's), an
  * `apply_patch` as a write to every file it names (an added file may be new), `mcp__*` and
  * anything else through the classifier (the rules file, then write).
+ *
+ * @example
+ * codexCall('apply_patch', { command: '*** Begin Patch\n*** Add File: b.ts\n+x\n*** End Patch' }, '/repo');
+ * // { call: { kind: 'write', targets: ['file:/repo/b.ts'], ... }, creates: [{ path: 'b.ts', target: 'file:/repo/b.ts' }] }
  */
 export function codexCall(tool: string, input: unknown, cwd: string, options: AgentHookOptions = {}): AgentCall {
   const classify = classifierOf(options, cwd);

@@ -44,7 +44,13 @@ export function cursorCwd(input: { cwd?: string | undefined; workspace_roots: st
   return input.cwd || input.workspace_roots.find((r) => r !== '') || '/';
 }
 
-/** A Cursor tool call as the gate sees it (named as Claude Code's tool where one matches). */
+/**
+ * A Cursor tool call as the gate sees it (named as Claude Code's tool where one matches).
+ *
+ * @example
+ * cursorCall('StrReplace', { path: '/repo/a.ts' }, '/repo').call; // { tool: 'StrReplace', kind: 'write', targets: ['file:/repo/a.ts'], ... }
+ * cursorCall('MCP:db:query', {}, '/repo').call.kind; // by the rules file's mcp__db__query, else 'write'
+ */
 export function cursorCall(tool: string, input: unknown, cwd: string, options: AgentHookOptions = {}): AgentCall {
   const classify = classifierOf(options, cwd);
   const mcp = /^MCP:(.+)$/.exec(tool);

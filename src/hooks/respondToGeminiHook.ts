@@ -49,7 +49,13 @@ const PATH_ARGS: Readonly<Record<string, readonly string[]>> = {
   Grep: ['dir_path', 'path'],
 };
 
-/** A Gemini CLI tool call as the gate sees it (named as Claude Code's tool where one matches). */
+/**
+ * A Gemini CLI tool call as the gate sees it (named as Claude Code's tool where one matches).
+ *
+ * @example
+ * geminiCall('read_file', { file_path: 'src/a.ts' }, '/repo').call; // { tool: 'read_file', kind: 'read', targets: ['file:/repo/src/a.ts'], ... }
+ * geminiCall('run_shell_command', { command: 'npm test' }, '/repo').call.kind; // 'read'
+ */
 export function geminiCall(tool: string, input: unknown, cwd: string, options: AgentHookOptions = {}): AgentCall {
   const classify = classifierOf(options, cwd);
   const as = Object.hasOwn(GEMINI_TOOLS, tool) ? GEMINI_TOOLS[tool]! : tool;
