@@ -106,3 +106,23 @@ describe.each(['codex', 'gemini', 'cursor'])('hook install %s', (agent) => {
     expect(command).toMatch(/exit 2; fi$/);
   });
 });
+
+describe('docs/other-coding-agents.md', () => {
+  it('shows what hook install codex and hook install cursor write into an empty file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'install-'));
+    const page = readFileSync('docs/other-coding-agents.md', 'utf8');
+    const [codexBlock, cursorBlock] = [...page.matchAll(/```json fragment\n([\s\S]*?)\n```/g)].map((m) =>
+      JSON.parse(m[1]!),
+    );
+    for (const [agent, block] of [
+      ['codex', codexBlock],
+      ['cursor', cursorBlock],
+    ] as const) {
+      const file = join(dir, `${agent}.json`);
+      expect(
+        (await cli('hook', 'install', agent, '--settings', file, '--command', `assistant-safety hook ${agent}`)).code,
+      ).toBe(0);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(block);
+    }
+  });
+});
