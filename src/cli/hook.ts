@@ -6,6 +6,11 @@ export const hookCommand: Command = {
   summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
   usage: `${HOOK_CLAUDE_CODE_USAGE}
 
+assistant-safety hook codex|gemini|cursor [OPTIONS]
+
+The same gate for Codex CLI, Gemini CLI and Cursor, in their hook formats
+(docs/other-coding-agents.md); install with hook install codex|gemini|cursor.
+
 assistant-safety hook serve [--state-dir DIR]
 
 Keeps the gate loaded for the hook commands of this state folder (127.0.0.1, a
@@ -33,6 +38,10 @@ installation or a crash exits 2 (Claude Code refuses the call) saying what to do
   async run(argv, io) {
     const [agent, ...rest] = argv;
     if (agent === 'claude-code') return runClaudeCodeHook(rest, io);
+    if (agent === 'codex' || agent === 'gemini' || agent === 'cursor') {
+      const { runAgentHook } = await import('./hookAgent.js');
+      return runAgentHook(agent, rest, io);
+    }
     if (agent === 'serve') {
       const { runHookServe } = await import('./hookServe.js');
       return runHookServe(rest, io);
@@ -43,7 +52,7 @@ installation or a crash exits 2 (Claude Code refuses the call) saying what to do
       return runHookInstall(rest, io);
     }
     throw new UsageError(
-      `hook speaks claude-code (and install claude-code, serve), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
+      `hook speaks claude-code, codex, gemini, cursor (and install <agent>, serve), got ${agent === undefined ? 'nothing' : JSON.stringify(agent)}`,
     );
   },
 };

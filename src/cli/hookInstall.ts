@@ -54,6 +54,8 @@ function ownCommand(args: string): string {
 export async function runHookInstall(argv: string[], io: CliIO): Promise<number> {
   const dashes = argv.indexOf('--');
   const own = dashes === -1 ? argv : argv.slice(0, dashes);
+  const other = own.find((a) => a === 'codex' || a === 'gemini' || a === 'cursor');
+  if (other) return (await import('./hookInstallAgents.js')).runAgentHookInstall(other, argv, io);
   const passed = dashes === -1 ? [] : argv.slice(dashes + 1);
   const { values, positionals } = parseArgs({
     args: own,
@@ -67,7 +69,9 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
     },
   });
   if (positionals.length !== 1 || positionals[0] !== 'claude-code')
-    throw new UsageError(`hook install supports claude-code, got ${positionals.join(' ') || 'nothing'}`);
+    throw new UsageError(
+      `hook install supports claude-code, codex, gemini, cursor, got ${positionals.join(' ') || 'nothing'}`,
+    );
   if ([values.project, values.user, values.settings !== undefined].filter(Boolean).length > 1)
     throw new UsageError('give one of --project, --user, --settings');
   const path = resolve(
