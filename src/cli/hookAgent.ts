@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import * as SafetyContextModule from '../SafetyContext.js';
+import { EXECUTION_PROFILES } from '../SafetyContext.js';
 import type { ExecutionProfile, SafetySession, TargetMode } from '../SafetySession.js';
 import { createCodingAgentClassifier } from '../presets/codingAgent.js';
 import { defaultStateDir } from '../node/createFileSessionStore.js';
@@ -72,13 +72,9 @@ export const AGENT_PROTOCOLS = {
 
 export type AgentName = keyof typeof AGENT_PROTOCOLS;
 
-/**
- * The execution profiles this build's machine knows, and the hook's default: the coding profile
- * (the file is the unit of evidence) where the machine has it, else `detection`.
- */
-const KNOWN_PROFILES: readonly string[] = ((SafetyContextModule as Record<string, unknown>).EXECUTION_PROFILES as
-  readonly string[] | undefined) ?? ['interactive', 'detection', 'investigation'];
-export const DEFAULT_AGENT_PROFILE = (KNOWN_PROFILES.includes('coding') ? 'coding' : 'detection') as ExecutionProfile;
+/** The hook's default profile, as Claude Code's: the coding profile (the file is the unit of evidence). */
+export const DEFAULT_AGENT_PROFILE: ExecutionProfile = 'coding';
+const KNOWN_PROFILES: readonly string[] = EXECUTION_PROFILES;
 const DEFAULT_DEADLINE_MS = 5000;
 
 export const hookAgentUsage = (
