@@ -241,10 +241,6 @@ export const guardImplementations = {
     event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
   isFileEdit,
-  /** A file edit that failed but may have acted (its outcome unknown, or failed writes count as partial). */
-  fileEditMayHaveActed: (context, event) =>
-    isFileEdit(context, event) &&
-    (context.config.failedWriteRequiresVerification || (event.type === 'TOOL_FAILED' && event.unknown === true)),
   /** The coding profile: a file was edited and neither read nor checked since. */
   hasUncheckedFiles: (context) => context.editedFiles.length > 0,
   /** The coding profile: a state-only write (the todo list) never waits; it does not touch the world. */

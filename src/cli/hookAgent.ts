@@ -37,7 +37,7 @@ interface AgentProtocol<I> {
 
 type Lifecycle = 'start' | 'end' | undefined;
 
-export const AGENT_PROTOCOLS = {
+const AGENT_PROTOCOLS = {
   codex: {
     label: 'Codex CLI',
     events: CODEX_HOOK_EVENTS,
@@ -77,7 +77,7 @@ export const DEFAULT_AGENT_PROFILE: ExecutionProfile = 'coding';
 const KNOWN_PROFILES: readonly string[] = EXECUTION_PROFILES;
 const DEFAULT_DEADLINE_MS = 5000;
 
-export const hookAgentUsage = (
+const hookAgentUsage = (
   agent: AgentName,
 ) => `assistant-safety hook ${agent} [--state-dir DIR] [--rules FILE] [--targets bind|ignore]
                        [--profile NAME] [--shadow] [--redis URL] [--record DIR]

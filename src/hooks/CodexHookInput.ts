@@ -17,7 +17,7 @@ const base = {
 };
 
 /** Before a tool runs (`Bash`, `apply_patch`, `mcp__<server>__<tool>`): the hook may deny it. */
-export const CodexPreToolUseInput = z.looseObject({
+const CodexPreToolUseInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('PreToolUse'),
   tool_name: z.string().check(z.minLength(1)),
@@ -26,7 +26,7 @@ export const CodexPreToolUseInput = z.looseObject({
 });
 
 /** After a tool ran. Codex sends no event for a tool call that failed. */
-export const CodexPostToolUseInput = z.looseObject({
+const CodexPostToolUseInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('PostToolUse'),
   tool_name: z.string().check(z.minLength(1)),
@@ -36,24 +36,24 @@ export const CodexPostToolUseInput = z.looseObject({
 });
 
 /** The turn is about to end; `stop_hook_active` when a Stop hook already sent it back once. */
-export const CodexStopInput = z.looseObject({
+const CodexStopInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('Stop'),
   stop_hook_active: z.boolean(),
 });
 
 /** The user sent a prompt. */
-export const CodexUserPromptSubmitInput = z.looseObject({
+const CodexUserPromptSubmitInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('UserPromptSubmit'),
   prompt: z.string(),
 });
 
 /** A session (thread) starts or resumes. */
-export const CodexSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionStart') });
+const CodexSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionStart') });
 
 /** A session ends. */
-export const CodexSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionEnd') });
+const CodexSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionEnd') });
 
 /** The Codex CLI hook events the gate handles. */
 export const CODEX_HOOK_EVENTS = [

@@ -25,13 +25,13 @@ const tool = {
 };
 
 /** Before any tool runs (`Shell`, `Read`, `Write`, `StrReplace`, `Delete`, `Grep`, `Task`, `MCP:...`): the hook may deny it. */
-export const CursorPreToolUseInput = z.looseObject({ ...base, ...tool, hook_event_name: z.literal('preToolUse') });
+const CursorPreToolUseInput = z.looseObject({ ...base, ...tool, hook_event_name: z.literal('preToolUse') });
 
 /** After a tool ran and succeeded. */
-export const CursorPostToolUseInput = z.looseObject({ ...base, ...tool, hook_event_name: z.literal('postToolUse') });
+const CursorPostToolUseInput = z.looseObject({ ...base, ...tool, hook_event_name: z.literal('postToolUse') });
 
 /** After a tool failed, timed out, was refused or interrupted. */
-export const CursorPostToolUseFailureInput = z.looseObject({
+const CursorPostToolUseFailureInput = z.looseObject({
   ...base,
   ...tool,
   hook_event_name: z.literal('postToolUseFailure'),
@@ -40,14 +40,14 @@ export const CursorPostToolUseFailureInput = z.looseObject({
 });
 
 /** The user submitted a prompt. */
-export const CursorBeforeSubmitPromptInput = z.looseObject({
+const CursorBeforeSubmitPromptInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('beforeSubmitPrompt'),
   prompt: z.string(),
 });
 
 /** The agent loop ended: `status` (`completed`, `aborted`, `error`), `loop_count` follow-ups so far. */
-export const CursorStopInput = z.looseObject({
+const CursorStopInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('stop'),
   status: z.optional(z.string()),
@@ -55,10 +55,10 @@ export const CursorStopInput = z.looseObject({
 });
 
 /** A session starts. */
-export const CursorSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('sessionStart') });
+const CursorSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('sessionStart') });
 
 /** A session ends. */
-export const CursorSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('sessionEnd') });
+const CursorSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('sessionEnd') });
 
 /** The Cursor hook events the gate handles. */
 export const CURSOR_HOOK_EVENTS = [

@@ -15,7 +15,7 @@ const base = {
 };
 
 /** Before a tool runs (`read_file`, `replace`, `run_shell_command`, `mcp__<server>__<tool>`...): the hook may deny it. */
-export const GeminiBeforeToolInput = z.looseObject({
+const GeminiBeforeToolInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('BeforeTool'),
   tool_name: z.string().check(z.minLength(1)),
@@ -23,7 +23,7 @@ export const GeminiBeforeToolInput = z.looseObject({
 });
 
 /** After a tool ran; `tool_response.error` when it failed. */
-export const GeminiAfterToolInput = z.looseObject({
+const GeminiAfterToolInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('AfterTool'),
   tool_name: z.string().check(z.minLength(1)),
@@ -32,24 +32,24 @@ export const GeminiAfterToolInput = z.looseObject({
 });
 
 /** The user submitted a prompt, before the agent plans. */
-export const GeminiBeforeAgentInput = z.looseObject({
+const GeminiBeforeAgentInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('BeforeAgent'),
   prompt: z.string(),
 });
 
 /** The agent produced its final response for the turn; `stop_hook_active` on a retry a hook asked for. */
-export const GeminiAfterAgentInput = z.looseObject({
+const GeminiAfterAgentInput = z.looseObject({
   ...base,
   hook_event_name: z.literal('AfterAgent'),
   stop_hook_active: z.optional(z.boolean()),
 });
 
 /** A session starts, resumes or is cleared. */
-export const GeminiSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionStart') });
+const GeminiSessionStartInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionStart') });
 
 /** A session ends (Gemini CLI does not wait for this hook). */
-export const GeminiSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionEnd') });
+const GeminiSessionEndInput = z.looseObject({ ...base, hook_event_name: z.literal('SessionEnd') });
 
 /** The Gemini CLI hook events the gate handles. */
 export const GEMINI_HOOK_EVENTS = [

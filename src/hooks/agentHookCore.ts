@@ -68,7 +68,7 @@ function pendingOf(block: FSMBlockedError, session: SafetySession): readonly str
 }
 
 /** The sentences of a block, and the model's sentence with the block's code in brackets. */
-export function blockWords(block: FSMBlockedError, session: SafetySession, cwd: string, command?: string): AgentBlock {
+function blockWords(block: FSMBlockedError, session: SafetySession, cwd: string, command?: string): AgentBlock {
   const pending = pendingOf(block, session);
   const words = explainBlock({
     reasonCode: block.reasonCode,
@@ -82,7 +82,7 @@ export function blockWords(block: FSMBlockedError, session: SafetySession, cwd: 
 }
 
 /** Whether a call is in flight on the session. */
-export const inFlight = (session: SafetySession, id: string) => Object.hasOwn(session.context.calls, id);
+const inFlight = (session: SafetySession, id: string) => Object.hasOwn(session.context.calls, id);
 
 /**
  * Begins a call before it runs: its new files establish their targets first, then the machine

@@ -20,7 +20,7 @@ export class AgentHooksError extends Error {
 export type HookAgent = 'codex' | 'gemini' | 'cursor';
 
 /** True for a hook command this package installed for `agent` (any version, any path). */
-export const isOurCommand = (agent: HookAgent, command: unknown) =>
+const isOurCommand = (agent: HookAgent, command: unknown) =>
   typeof command === 'string' && new RegExp(`(^|\\s)hook ${agent}(\\s|$)`).test(command);
 
 const Handler = z.looseObject({ type: z.optional(z.string()), command: z.optional(z.string()) });

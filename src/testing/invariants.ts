@@ -272,7 +272,7 @@ export const invariants: readonly Invariant[] = [
         const expected = s.stateOnly ? 'READING' : 'WRITING';
         if (stateOf(step.after) !== expected) return `an allowed write went ${moved(step)}, not to ${expected}`;
       }
-      if (step.event.type === 'TOOL_FAILED' && s && isWorldWrite(s) && !s.ungated && !fileEditEnd(step)) {
+      if (step.event.type === 'TOOL_FAILED' && s && isWorldWrite(s) && !s.ungated) {
         const partial = step.before.context.config.failedWriteRequiresVerification || step.event.unknown === true;
         const landedMeanwhile = s.epoch < step.before.context.writeEpoch;
         const expected = partial || landedMeanwhile ? 'VERIFYING' : 'READING';

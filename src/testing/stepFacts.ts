@@ -115,7 +115,7 @@ export const stateOf = (s: { value: unknown }) => s.value as SessionState;
  * every target is a file (`file:`), with nothing else landed while it was in flight, whose files
  * the edited-file list can still hold.
  */
-export function isFileEditOf(ctx: SafetyContext, s: StepSubject | undefined): boolean {
+function isFileEditOf(ctx: SafetyContext, s: StepSubject | undefined): boolean {
   if (ctx.config.profile !== 'coding' || s?.kind !== 'write' || s.stateOnly || s.epoch < ctx.writeEpoch) return false;
   const targets = s.targets ?? [];
   if (targets.length === 0 || !targets.every((t) => t.startsWith('file:'))) return false;
@@ -123,9 +123,12 @@ export function isFileEditOf(ctx: SafetyContext, s: StepSubject | undefined): bo
   return ctx.editedFiles.length + fresh.length <= MAX_EDITED_FILES;
 }
 
-/** The end of a file edit (landed or not). */
+/**
+ * A file edit that landed. (One that failed follows the seed's rule: back to READING, or, when it may
+ * have acted, to VERIFYING until a read of its file.)
+ */
 export const fileEditEnd = (step: Step) =>
-  (step.event.type === 'TOOL_SUCCEEDED' || step.event.type === 'TOOL_FAILED') &&
+  step.event.type === 'TOOL_SUCCEEDED' &&
   subject(step)?.ungated !== true &&
   isFileEditOf(step.before.context, subject(step));
 

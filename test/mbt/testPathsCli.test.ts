@@ -28,7 +28,7 @@ describe('assistant-safety test-paths', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mbt-model-'));
     const model = JSON.parse(readFileSync(defaultMachinePath(), 'utf8'));
     // The model says a failed write goes to VERIFYING; the shipped implementation sends it back to READING.
-    model.states.WRITING.on.TOOL_FAILED[4].target = 'VERIFYING';
+    model.states.WRITING.on.TOOL_FAILED[3].target = 'VERIFYING';
     writeFileSync(join(dir, 'model.json'), JSON.stringify(model));
     const out: string[] = [];
     const code = await main(['test-paths', '--machine', join(dir, 'model.json'), '--depth', '1'], {
