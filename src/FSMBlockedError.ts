@@ -1,4 +1,5 @@
 import type { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
+import { BLOCK_REASONS } from './blockReasons.js';
 
 /** The stable error code of a blocked call or final answer. */
 export const ErrCodeFSMBlocked = 'FSM_BLOCKED';
@@ -11,21 +12,6 @@ export const ErrCodeStrictResolution = 'STRICT_RESOLUTION';
  */
 export type RequiredEvidence =
   'validated_target' | 'verification_read' | 'verification_complete' | 'write_result' | 'none';
-
-const REASONS: Record<BlockReasonCode, string> = {
-  NO_VALIDATED_TARGET:
-    'POLICY_BLOCKED: no validated target yet. A write needs a target established by discovery or a read in this session.',
-  UNVERIFIED_WRITE:
-    'POLICY_BLOCKED: the previous write has not been verified. Evidence gathered after that write is required before another write.',
-  WRITE_IN_FLIGHT: 'POLICY_BLOCKED: a write is already in flight. Its result is required before another write.',
-  FINAL_ANSWER_UNVERIFIED:
-    'POLICY_BLOCKED: the last write has not been verified. Evidence gathered after that write is required before a final answer.',
-  TARGET_NOT_VALIDATED:
-    'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must be established by discovery or a read in this session.',
-  POLICY_DENIED: 'POLICY_BLOCKED: this session’s execution profile does not allow this call.',
-  EGRESS_NOT_VALIDATED:
-    'POLICY_BLOCKED: the read sends data to a destination that has not been validated. Its destination must come from the user, a system of record or a person.',
-};
 
 const REASON_FINAL_ANSWER_IN_FLIGHT =
   'POLICY_BLOCKED: a write is still in flight. Its result and evidence gathered after it are required before a final answer.';
@@ -74,7 +60,7 @@ function requiredFor(init: FSMBlockedInit): RequiredEvidence {
 function reasonFor(init: FSMBlockedInit): string {
   if (init.reasonCode === 'FINAL_ANSWER_UNVERIFIED' && init.state === 'WRITING') return REASON_FINAL_ANSWER_IN_FLIGHT;
   if (init.reasonCode === 'UNVERIFIED_WRITE' && init.readAfterWrite) return REASON_VERIFY_PENDING;
-  return REASONS[init.reasonCode];
+  return BLOCK_REASONS[init.reasonCode].message;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachine } from './safetyMachine.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
+import { evidenceFor } from './blockReasons.js';
 import { safeParseInput } from './Issue.js';
 import {
   BLOCK_NAMES,
@@ -239,7 +240,7 @@ class Session implements SafetySession {
         'attest: block.reasonCode',
         `expected a block reason code, got ${describe(block.reasonCode)}`,
       );
-    const evidence = EVIDENCE_FOR[reasonCode.data];
+    const evidence = evidenceFor(reasonCode.data);
     if (evidence === undefined) return false; // a write in flight or a profile's refusal: nothing a person can supply
     const call: RecordedCall = { type: 'attest', reasonCode: reasonCode.data, evidence, by: attestation.by };
     if (evidence === 'target' && block.targets !== undefined && block.targets.length > 0)
@@ -552,14 +553,6 @@ function blockOf(actions: readonly NamedAction[]): { reasonCode: BlockReasonCode
   return undefined;
 }
 
-/** The evidence a person can supply for each block; absent: not attestable. */
-const EVIDENCE_FOR: Partial<Record<BlockReasonCode, 'target' | 'verification'>> = {
-  NO_VALIDATED_TARGET: 'target',
-  TARGET_NOT_VALIDATED: 'target',
-  EGRESS_NOT_VALIDATED: 'target',
-  UNVERIFIED_WRITE: 'verification',
-  FINAL_ANSWER_UNVERIFIED: 'verification',
-};
 /**
  * Creates one agent session's safety gate: one long-lived XState actor that
  * every call of the session goes through.

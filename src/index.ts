@@ -10,6 +10,8 @@
 export { issuesOf, formatIssues, formatPath } from './Issue.js';
 export type { Issue } from './Issue.js';
 export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './toolKind.js';
+export { BLOCK_REASONS } from './blockReasons.js';
+export type { BlockReason, BlockEvidence } from './blockReasons.js';
 export { FSMBlockedError, ErrCodeFSMBlocked, ErrCodeStrictResolution } from './FSMBlockedError.js';
 export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSMBlockedError.js';
 

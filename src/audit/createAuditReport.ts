@@ -1,14 +1,14 @@
 import type { BlockReasonCode } from '../toolKind.js';
+import { ESCALATED_BY_DEFAULT } from '../blockReasons.js';
 import { AuditReport, COUNTERFACTUAL_NOTE } from './AuditReport.js';
 import type { TraceAudit } from './gateTrace.js';
 import type { TraceIssue } from './TraceIssue.js';
 
-/** Block reasons a person is asked about by default: the attestable ones (a person can supply the missing evidence). */
-export const DEFAULT_ESCALATE: readonly BlockReasonCode[] = [
-  'NO_VALIDATED_TARGET',
-  'TARGET_NOT_VALIDATED',
-  'UNVERIFIED_WRITE',
-];
+/**
+ * Block reasons a person is asked about by default: the attestable ones a call can hit (a person can
+ * supply the missing evidence); a final answer held back is counted apart (see `BLOCK_REASONS`).
+ */
+export const DEFAULT_ESCALATE: readonly BlockReasonCode[] = ESCALATED_BY_DEFAULT;
 
 export interface AuditReportOptions {
   /** Block reasons that count as escalations. Default {@link DEFAULT_ESCALATE}. */

@@ -40,7 +40,8 @@ searched for .jsonl, .ndjson and .json files.
   --name-verbs        opt in to the name-verb heuristic (get_, list_, read_ ... as reads)
   --targets bind      sessions bind writes to validated targets
   --escalate CODES    block reasons that count as asking a person (default
-                      NO_VALIDATED_TARGET,TARGET_NOT_VALIDATED,UNVERIFIED_WRITE)
+                      NO_VALIDATED_TARGET,UNVERIFIED_WRITE,TARGET_NOT_VALIDATED,
+                      EGRESS_NOT_VALIDATED: the attestable ones a call can hit)
   --recordings DIR    write each trace as a recording, DIR/<trace id>.jsonl (its session id
                       is the trace id), for replay and assistant-safety serve --recordings DIR
   --out FILE          the report: .json (the default, on stdout without --out), .md, .html

@@ -37,7 +37,14 @@ interface AgentProtocol<I> {
 
 type Lifecycle = 'start' | 'end' | undefined;
 
-const AGENT_PROTOCOLS = {
+/** The agents this command speaks. */
+export type AgentName = 'codex' | 'gemini' | 'cursor';
+
+const AGENT_PROTOCOLS: {
+  codex: AgentProtocol<CodexHookInput>;
+  gemini: AgentProtocol<GeminiHookInput>;
+  cursor: AgentProtocol<CursorHookInput>;
+} = {
   codex: {
     label: 'Codex CLI',
     events: CODEX_HOOK_EVENTS,
@@ -69,8 +76,6 @@ const AGENT_PROTOCOLS = {
     respond: (i, s, o) => respondToCursorHook(i, s, o),
   } satisfies AgentProtocol<CursorHookInput>,
 };
-
-export type AgentName = keyof typeof AGENT_PROTOCOLS;
 
 /** The hook's default profile, as Claude Code's: the coding profile (the file is the unit of evidence). */
 export const DEFAULT_AGENT_PROFILE: ExecutionProfile = 'coding';

@@ -1,0 +1,83 @@
+import type { BlockReasonCode } from './toolKind.js';
+
+/*
+ * Every block reason's facts in one table: what the model reads, what a person can supply, and
+ * whether the audit counts it as asking a person. The blocked-call envelope, `attest` and the
+ * audit read it; the type checker holds it to the list of codes (a new code without its row does
+ * not compile).
+ */
+
+/** What a person can supply for a block (`attest`). */
+export type BlockEvidence = 'target' | 'verification';
+
+/** The facts of one block reason. */
+export interface BlockReason {
+  /** The envelope's `reason`: what is missing, for the model. */
+  message: string;
+  /** What a person can supply for it; absent: not attestable (nothing a person says can clear it). */
+  evidence?: BlockEvidence;
+  /**
+   * Whether the audit counts it as asking a person by default. A final answer held back asks the
+   * model to read, not a person, and is counted apart.
+   */
+  escalates: boolean;
+}
+
+/**
+ * The block reasons, by code.
+ *
+ * @example
+ * BLOCK_REASONS.TARGET_NOT_VALIDATED.evidence; // 'target'
+ * BLOCK_REASONS.WRITE_IN_FLIGHT.evidence;      // undefined: not attestable
+ */
+export const BLOCK_REASONS = {
+  NO_VALIDATED_TARGET: {
+    message:
+      'POLICY_BLOCKED: no validated target yet. A write needs a target established by discovery or a read in this session.',
+    evidence: 'target',
+    escalates: true,
+  },
+  UNVERIFIED_WRITE: {
+    message:
+      'POLICY_BLOCKED: the previous write has not been verified. Evidence gathered after that write is required before another write.',
+    evidence: 'verification',
+    escalates: true,
+  },
+  WRITE_IN_FLIGHT: {
+    message: 'POLICY_BLOCKED: a write is already in flight. Its result is required before another write.',
+    escalates: false,
+  },
+  FINAL_ANSWER_UNVERIFIED: {
+    message:
+      'POLICY_BLOCKED: the last write has not been verified. Evidence gathered after that write is required before a final answer.',
+    evidence: 'verification',
+    escalates: false,
+  },
+  TARGET_NOT_VALIDATED: {
+    message:
+      'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must be established by discovery or a read in this session.',
+    evidence: 'target',
+    escalates: true,
+  },
+  POLICY_DENIED: {
+    message: 'POLICY_BLOCKED: this session’s execution profile does not allow this call.',
+    escalates: false,
+  },
+  EGRESS_NOT_VALIDATED: {
+    message:
+      'POLICY_BLOCKED: the read sends data to a destination that has not been validated. Its destination must come from the user, a system of record or a person.',
+    evidence: 'target',
+    escalates: true,
+  },
+} as const satisfies Record<BlockReasonCode, BlockReason>;
+
+/** The reasons the audit counts as asking a person by default. */
+export const ESCALATED_BY_DEFAULT: readonly BlockReasonCode[] = (
+  Object.keys(BLOCK_REASONS) as BlockReasonCode[]
+).filter((code) => BLOCK_REASONS[code].escalates);
+
+/** What a person can supply for a block, or undefined when it is not attestable. */
+export function evidenceFor(code: BlockReasonCode): BlockEvidence | undefined {
+  const reason: BlockReason = BLOCK_REASONS[code];
+  return reason.evidence;
+}
