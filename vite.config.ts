@@ -27,10 +27,9 @@ export default defineConfig({
     // Tests live outside the app root.
     root: here('.'),
     testTimeout: 30_000,
-    // Three workers on the project's 2-core machines, not vitest's default of cores - 1 (one): most slow files
-    // wait on processes they start (npm, redis-server, Chromium, the CLI); with two, the run still left about a
-    // third of the second core idle (docs/performance.md, "The CI run").
-    maxWorkers: 3,
+    // Two workers on the project's 2-core machines, not vitest's default of cores - 1 (one): most slow files
+    // wait on processes they start (npm, redis-server, Chromium, the CLI), so a second file uses the idle core.
+    maxWorkers: 2,
     // Tests wait for conditions, never for time: expect.poll retries until the condition holds, and
     // its bound (15 s, not vitest's 1 s) only catches a hang, so a busy machine does not fail a test.
     expect: { poll: { timeout: 15_000 } },

@@ -23,6 +23,22 @@ afterAll(async () => {
 });
 
 describe('the QA report of the generated paths', () => {
+  // docs/app-diagram.md's block gives these two commands; this file runs them (the page's block is a
+  // fragment so the mutation run, a minute of CPU, is not made twice in one test run).
+  it('should be the commands docs/app-diagram.md gives', () => {
+    const page = readFileSync(new URL('../../docs/app-diagram.md', import.meta.url), 'utf8');
+    const block = /## The QA report[^\n]*\n\n```sh fragment\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+    expect(
+      block
+        .split('\n')
+        .map((l) => l.replace(/\s+#.*$/, '').trim())
+        .filter(Boolean),
+    ).toEqual([
+      'npx assistant-safety paths --format html --out reports',
+      'npx assistant-safety paths --format md --skip-mutants',
+    ]);
+  });
+
   it('should open in Chromium with the network blocked and show the coverage test-paths reports, the invariants and the mutation score', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paths-html-'));
     const written = await run(['paths', '--format', 'html', '--out', dir]);
