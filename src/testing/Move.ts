@@ -259,7 +259,6 @@ const T12 = ['t1', 't2'] as const;
 /** The coding profile's files: two, as a check covers every one and a read only its own. */
 const FA = ['file:a'] as const;
 const FB = ['file:b'] as const;
-const FAT = ['file:a', 't1'] as const;
 
 /**
  * The moves of a session config. The seed's settings try every kind (and a state-only write);
@@ -283,8 +282,6 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
         { kind: 'read', check: true },
         { kind: 'write', targets: FA },
         { kind: 'write', targets: FB, creates: FB },
-        // A write on the world that also names a file (a deploy of it): the seed's rule, per target.
-        { kind: 'write', targets: FAT, creates: T1 },
         { kind: 'write' },
         STATE_ONLY_WRITE,
       ],
