@@ -2,6 +2,7 @@ import type { SafetySession } from '../SafetySession.js';
 import type { FSMBlockedError } from '../FSMBlockedError.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
 import {
+  codingCallStart,
   createCodingAgentClassifier,
   type CodingAgentCall,
   type CodingAgentClassifier,
@@ -102,18 +103,7 @@ export function beginAgentCall(
       .map((c) => c.target);
     if (unvalidated.length > 0) session.targetEstablished({ targets: unvalidated, source: 'tool' });
   }
-  const blocked = session.beginToolCall({
-    id,
-    kind: call.kind,
-    tool: call.tool,
-    ...(call.targets && { targets: call.targets }),
-    ...(call.stateOnly && { stateOnly: true }),
-    ...(call.trust && { trust: call.trust }),
-    ...(call.creates && { creates: true }),
-    ...(call.created && { created: call.created }),
-    ...(call.egress && { egress: true }),
-    ...(call.check && { check: true }),
-  } as Parameters<SafetySession['beginToolCall']>[0]);
+  const blocked = session.beginToolCall(codingCallStart(id, call));
   return blocked ? blockWords(blocked, session, cwd, command) : undefined;
 }
 

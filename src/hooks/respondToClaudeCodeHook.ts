@@ -1,7 +1,12 @@
 import type { SafetySession } from '../SafetySession.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
 import type { BlockReasonCode } from '../toolKind.js';
-import { codingAgentClassifier, type CodingAgentCall, type CodingAgentClassifier } from '../presets/codingAgent.js';
+import {
+  codingAgentClassifier,
+  codingCallStart,
+  type CodingAgentCall,
+  type CodingAgentClassifier,
+} from '../presets/codingAgent.js';
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
 import { explainBlock } from './explainBlock.js';
@@ -99,20 +104,7 @@ function sentences(block: FSMBlockedError, session: SafetySession, input: { cwd:
 /** A reason as Claude Code shows it: the sentence, then the block's code in brackets (for logs and tests). */
 const worded = (sentence: string, block: FSMBlockedError) => `${sentence} [${block.reasonCode}]`;
 
-function start(id: string, call: CodingAgentCall) {
-  return {
-    id,
-    kind: call.kind,
-    tool: call.tool,
-    ...(call.targets && { targets: call.targets }),
-    ...(call.stateOnly && { stateOnly: true }),
-    ...(call.trust && { trust: call.trust }),
-    ...(call.creates && { creates: true }),
-    ...(call.created && { created: call.created }),
-    ...(call.egress && { egress: true }),
-    ...(call.check && { check: true }),
-  };
-}
+const start = codingCallStart;
 
 /**
  * Decides one Claude Code hook event on a session: the whole protocol, with no I/O (the hook

@@ -6,6 +6,7 @@ import {
   type RulesClassifier,
 } from '../classifier.js';
 import type { ToolKind } from '../toolKind.js';
+import type { ToolCallStart } from '../SafetySessionTypes.js';
 import { classifyShellCommand } from './classifyShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import { ShellRules } from './ShellRules.js';
@@ -299,3 +300,26 @@ function checked(rules: unknown): unknown {
  * codingAgentClassifier('Bash', { command: 'rm -rf build && ls' }).kind; // 'write'
  */
 export const codingAgentClassifier: CodingAgentClassifier = createCodingAgentClassifier();
+
+/**
+ * A classified coding-agent call as the session begins it (`beginToolCall`): what every coding-agent
+ * hook passes, whatever the agent.
+ *
+ * @example
+ * codingCallStart('t1', codingAgentClassifier('Read', { file_path: '/repo/a.ts' }));
+ * // { id: 't1', kind: 'read', tool: 'Read', targets: ['file:/repo/a.ts'] }
+ */
+export function codingCallStart(id: string, call: CodingAgentCall): ToolCallStart {
+  return {
+    id,
+    kind: call.kind,
+    tool: call.tool,
+    ...(call.targets && { targets: call.targets }),
+    ...(call.stateOnly && { stateOnly: true }),
+    ...(call.trust && { trust: call.trust }),
+    ...(call.creates && { creates: true }),
+    ...(call.created && { created: call.created }),
+    ...(call.egress && { egress: true }),
+    ...(call.check && { check: true }),
+  };
+}
