@@ -79,6 +79,8 @@ export const RecordedCall = z.discriminatedUnion('type', [
     digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
     /** A project-wide check (tests, type check, build, linter): the coding profile's evidence for every edited file. */
     check: z.optional(z.boolean()),
+    /** A subagent: under the coding profile its end makes every file need a read again before an edit. */
+    delegates: z.optional(z.boolean()),
   }),
   /**
    * The tool loop refused the call itself (`recordLoopBlock`): the machine was not asked, nothing changed.

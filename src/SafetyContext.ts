@@ -63,6 +63,11 @@ export const InFlightCall = z.strictObject({
   digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
   /** A project-wide check (tests, type check, build, linter): evidence for every file edited before it began. */
   check: z.optional(z.literal(true)),
+  /**
+   * A subagent: it acts through calls of its own, so when it ends, what the session knew of the files
+   * may be stale (the coding profile asks for each to be read again before an edit).
+   */
+  delegates: z.optional(z.literal(true)),
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 

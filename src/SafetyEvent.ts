@@ -30,6 +30,7 @@ const callFacts = {
   egress: z.optional(z.literal(true)),
   digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
   check: z.optional(z.literal(true)),
+  delegates: z.optional(z.literal(true)),
 };
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
 const BeginCallEvent = z.strictObject({

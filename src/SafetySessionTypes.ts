@@ -90,6 +90,11 @@ export interface ToolCallStart {
    * profile, evidence for every file edited before it began.
    */
   check?: boolean;
+  /**
+   * A subagent (Claude Code's `Task`): it acts through calls of its own. Under the coding profile its
+   * end makes every file need a read again before an edit (what it changed is not known here).
+   */
+  delegates?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {
   APPROVAL_TTL_MS,
+  FILE_TARGET_PREFIX,
   initialContext,
   MAX_APPROVALS,
   MAX_VALIDATED_TARGETS,
@@ -130,6 +131,7 @@ function callOf(event: SafetyEvent & { type: 'BEGIN_CALL' | 'RUN_UNGATED' }, epo
   if (event.egress) call.egress = true;
   if (event.digest !== undefined) call.digest = event.digest;
   if (event.check) call.check = true;
+  if (event.delegates) call.delegates = true;
   return call;
 }
 
@@ -314,6 +316,14 @@ export const actionImplementations = {
         (f) => f.epoch > subject.epoch || (read !== undefined && !read.includes(f.target)),
       );
       if (left.length !== draft.editedFiles.length) draft.editedFiles = left;
+    },
+  }),
+  /** A subagent ended: no file stays validated (each must be read again before an edit); edited files stay. */
+  forgetFiles: draftOf({
+    apply: (draft) => {
+      if (!draft.validatedTargets.some((t) => t.startsWith(FILE_TARGET_PREFIX))) return;
+      draft.validatedTargets = draft.validatedTargets.filter((t) => !t.startsWith(FILE_TARGET_PREFIX));
+      draft.provenance = draft.provenance.filter((p) => !p.target.startsWith(FILE_TARGET_PREFIX));
     },
   }),
   /** A person checked the edited files for the final answer. */

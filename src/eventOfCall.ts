@@ -63,7 +63,8 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
         call.creates !== true &&
         call.egress !== true &&
         call.digest === undefined &&
-        call.check !== true
+        call.check !== true &&
+        call.delegates !== true
       )
         return { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool, at };
       const event: Record<string, unknown> = { type: 'BEGIN_CALL', id: call.id, kind: call.kind, tool: call.tool };
@@ -75,6 +76,7 @@ export function eventOfCall(call: RecordedCall, at: number, context: SafetyConte
       if (call.egress === true) event['egress'] = true;
       if (call.digest !== undefined) event['digest'] = call.digest;
       if (call.check === true) event['check'] = true;
+      if (call.delegates === true) event['delegates'] = true;
       event['at'] = at;
       return event as SafetyEvent;
     }

@@ -20,6 +20,7 @@ export interface Subject {
   egress?: true;
   digest?: string;
   check?: true;
+  delegates?: true;
 }
 
 /** The subject built for the last check or begin (see {@link subjectOf}); events are never mutated. */
@@ -67,6 +68,7 @@ export function subjectOf(context: SafetyContext, event: SafetyEvent): Subject |
           if (event.egress === true) subject.egress = true;
           if (event.digest !== undefined) subject.digest = event.digest;
           if (event.check === true) subject.check = true;
+          if (event.delegates === true) subject.delegates = true;
         }
         lastSubject = subject;
       }
@@ -241,6 +243,11 @@ export const guardImplementations = {
     event.type === 'TOOL_SUCCEEDED' && event.verified === true && kindOf(context, event) === 'write',
   hasReadAfterWrite: (context) => context.readAfterWrite,
   isFileEdit,
+  /** The coding profile: a subagent's call ended (ok or not): what it changed is not known here. */
+  endsDelegation: (context, event) =>
+    context.config.profile === 'coding' &&
+    (event.type === 'TOOL_SUCCEEDED' || event.type === 'TOOL_FAILED') &&
+    subjectOf(context, event)?.delegates === true,
   /** The coding profile: a file was edited and neither read nor checked since. */
   hasUncheckedFiles: (context) => context.editedFiles.length > 0,
   /** The coding profile: a state-only write (the todo list) never waits; it does not touch the world. */

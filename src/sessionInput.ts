@@ -68,6 +68,7 @@ const CALL_NAMES = {
   egress: 'call.egress',
   digest: 'call.digest',
   check: 'call.check',
+  delegates: 'call.delegates',
 };
 const RESULT_NAMES = {
   id: 'result.id',
@@ -102,6 +103,7 @@ export const PERFORM_NAMES = Object.fromEntries(
     'egress',
     'digest',
     'check',
+    'delegates',
     'text',
     'source',
     'evidence',
@@ -114,7 +116,7 @@ export const PERFORM_NAMES = Object.fromEntries(
 /** `beginToolCall`'s argument as the recorded call, checked (fields copied one by one: nothing else rides along). */
 export function startCallOf(call: ToolCallStart): RecordedCall {
   checkObject('beginToolCall: call', call);
-  const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check } = call;
+  const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check, delegates } = call;
   const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
   if (targets !== undefined) recorded.targets = targets;
   if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
@@ -124,6 +126,7 @@ export function startCallOf(call: ToolCallStart): RecordedCall {
   if (egress !== undefined) recorded.egress = egress;
   if (digest !== undefined) recorded.digest = digest;
   if (check !== undefined) recorded.check = check;
+  if (delegates !== undefined) recorded.delegates = delegates;
   return validCall('beginToolCall', recorded, CALL_NAMES);
 }
 

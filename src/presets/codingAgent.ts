@@ -30,6 +30,8 @@ export interface CodingAgentCall {
    * evidence for every file edited before it began.
    */
   check?: true;
+  /** A subagent (`Task`, `Agent`): under the coding profile its end makes every file need a read again. */
+  delegates?: true;
   /** A write that creates what it acts on, the keys it creates, a read that sends data out (rules file). */
   creates?: true;
   created?: string[];
@@ -64,7 +66,7 @@ interface BuiltinTool {
 
 const SUBAGENTS = new Set(['Task', 'Agent', 'Workflow']);
 const SUBAGENT =
-  'a subagent: its own tool calls reach the hooks one by one and are gated there, so the call itself is neither evidence nor a write (user_input: it changes nothing in the session)';
+  'a subagent: its own tool calls reach the hooks one by one and are gated there, so the call itself is neither evidence nor a write (user_input); under the coding profile its end makes every file need a read again before an edit, as it may have changed any';
 
 /**
  * The built-in tools of Claude Code (and the Claude Agent SDK, which runs the same tools), by
@@ -250,6 +252,7 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
         ...(path !== undefined && { targets: [fileTarget(path, cwd)] }),
         ...(builtin.stateOnly && { stateOnly: true }),
         ...(builtin.trust && { trust: builtin.trust }),
+        ...(SUBAGENTS.has(tool) && { delegates: true }),
         rule: `the coding-agent table${builtin.note === undefined ? '' : `: ${builtin.note}`}`,
       };
     }
@@ -321,5 +324,6 @@ export function codingCallStart(id: string, call: CodingAgentCall): ToolCallStar
     ...(call.created && { created: call.created }),
     ...(call.egress && { egress: true }),
     ...(call.check && { check: true }),
+    ...(call.delegates && { delegates: true }),
   };
 }

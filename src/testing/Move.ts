@@ -34,6 +34,8 @@ interface CallFacts {
   creates?: readonly string[];
   /** A project-wide check (the coding profile's evidence for every edited file). */
   check?: true;
+  /** A subagent (the coding profile: its end makes every file need a read again). */
+  delegates?: true;
 }
 
 export type Move =
@@ -83,6 +85,8 @@ const EGRESS_TOOL = 'post_webhook';
 const CREATING_TOOL = 'open_ticket';
 /** The coding profile's project-wide check runs the tests. */
 const CHECK_TOOL = 'run_tests';
+/** The coding profile's subagent. */
+const SUBAGENT_TOOL = 'run_subagent';
 
 const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
   facts.stateOnly
@@ -95,7 +99,9 @@ const toolOf = (kind: ToolKind, facts: CallFacts = {}) =>
           ? CREATING_TOOL
           : facts.check
             ? CHECK_TOOL
-            : TOOL_OF[kind];
+            : facts.delegates
+              ? SUBAGENT_TOOL
+              : TOOL_OF[kind];
 
 /** The error code a hand-tracked recovery carries in generated paths. */
 const TRACKED_ERROR_CODE = 'TOOL_ERROR';
@@ -113,7 +119,7 @@ const targetsText = (targets: readonly string[] | undefined) => (targets ? ` [${
 
 /** A call in words: `write`, `write [t1, t2]`, `write (state-only)`, `read [t2] (untrusted)`. */
 function callText(kind: ToolKind, facts: CallFacts): string {
-  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}${facts.egress ? ' (egress)' : ''}${facts.creates ? (facts.creates.length ? ` (creates ${facts.creates.join(', ')})` : ' (creates)') : ''}${facts.check ? ' (check)' : ''}`;
+  return `${KIND_WORD[kind]}${targetsText(facts.targets)}${facts.stateOnly ? ' (state-only)' : ''}${facts.untrusted ? ' (untrusted)' : ''}${facts.egress ? ' (egress)' : ''}${facts.creates ? (facts.creates.length ? ` (creates ${facts.creates.join(', ')})` : ' (creates)') : ''}${facts.check ? ' (check)' : ''}${facts.delegates ? ' (subagent)' : ''}`;
 }
 
 /**
@@ -175,6 +181,7 @@ function factsOf(call: Omit<CallFacts, 'creates'> & { creates?: readonly string[
     ...(call.egress && { egress: true as const }),
     ...(call.creates && { creates: call.creates }),
     ...(call.check && { check: true as const }),
+    ...(call.delegates && { delegates: true as const }),
   };
 }
 
@@ -194,6 +201,7 @@ function callIdFor(context: SafetyContext, move: Extract<Move, { type: 'end' }>)
       call.untrusted === move.untrusted &&
       call.egress === move.egress &&
       call.check === move.check &&
+      call.delegates === move.delegates &&
       sameTargets(call.creates ? (call.created ?? []) : undefined, move.creates)
     )
       return id;
@@ -211,7 +219,7 @@ function freshCallId(context: SafetyContext): string {
 
 /** The shape of a call in flight: `read@now`, `write[t1,t2]@now`, `write(state-only)@stale`, `read[t2](untrusted)@now`. */
 export const shapeOf = (context: SafetyContext, call: InFlightCall) =>
-  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}${call.egress ? '(egress)' : ''}${call.creates ? `(creates${call.created ? ` ${call.created.join(',')}` : ''})` : ''}${call.check ? '(check)' : ''}@${epochOf(context, call.epoch)}`;
+  `${call.kind}${call.targets ? `[${call.targets.join(',')}]` : ''}${call.stateOnly ? '(state-only)' : ''}${call.untrusted ? '(untrusted)' : ''}${call.egress ? '(egress)' : ''}${call.creates ? `(creates${call.created ? ` ${call.created.join(',')}` : ''})` : ''}${call.check ? '(check)' : ''}${call.delegates ? '(subagent)' : ''}@${epochOf(context, call.epoch)}`;
 
 /** The in-flight calls (or, with `ungated`, the calls running ungated) by shape, counted. */
 export function callShapes(context: SafetyContext, ungated = false): Map<string, number> {
@@ -237,7 +245,8 @@ export interface MoveOptions {
  * targets. Each setting adds only the variants its guards can tell apart, which keeps the graph small.
  */
 interface MoveSet {
-  begins: Array<{ kind: ToolKind } & CallFacts>;
+  /** `alone`: begun only when nothing else runs. */
+  begins: Array<{ kind: ToolKind; alone?: true } & CallFacts>;
   checks: Array<{ kind: ToolKind; targets?: readonly string[] }>;
   successes: Array<{ kind: ToolKind; targets?: readonly string[] }>;
   established: Array<readonly string[] | undefined>;
@@ -276,7 +285,7 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
   if (config.profile === 'coding')
     return {
       // A read of one file, a check, an edit of it and one that creates the other (a read of one
-      // file then covers only it), a write on the world (a push: no file targets), the todo list.
+      // file then covers only it), a write on the world (a push: no file targets), the todo list, a subagent.
       begins: [
         { kind: 'read', targets: FA },
         { kind: 'read', check: true },
@@ -284,6 +293,9 @@ export function moveSetOf(config: SafetyConfig): MoveSet {
         { kind: 'write', targets: FB, creates: FB },
         { kind: 'write' },
         STATE_ONLY_WRITE,
+        { kind: 'user_input', delegates: true },
+        // A question to the user: a user_input that is no subagent, whose end forgets nothing.
+        { kind: 'user_input', alone: true },
       ],
       checks: [],
       successes: [],
@@ -383,7 +395,12 @@ export function movesFrom(context: SafetyContext, options: MoveOptions = {}): Mo
   const ungated = Object.values(context.shadowCalls);
   const running = [...inFlight, ...ungated];
   for (const check of set.checks) moves.push({ type: 'check', ...check });
-  for (const begin of set.begins) {
+  const runsAlone = (call: InFlightCall) =>
+    set.begins.some((b) => (b.alone || b.delegates) && b.kind === call.kind && !!b.delegates === !!call.delegates);
+  for (const { alone, ...begin } of set.begins) {
+    // A subagent runs alone (its own calls are gated one by one anyway): that reaches both sides of
+    // its guard and action at a fraction of the graph a subagent beside every other call costs.
+    if (((begin.delegates || alone) && running.length > 0) || running.some(runsAlone)) continue;
     if (running.length < total && running.filter((c) => c.kind === begin.kind).length < perKind)
       moves.push({ type: 'begin', ...begin });
   }
@@ -448,6 +465,7 @@ function callOfMove(move: Move, context: SafetyContext): RecordedCall | undefine
         ...(move.egress && { egress: true }),
         ...(move.creates && { creates: true, ...(move.creates.length > 0 && { created: [...move.creates] }) }),
         ...(move.check && { check: true }),
+        ...(move.delegates && { delegates: true }),
       };
     case 'end': {
       const id = callIdFor(context, move);

@@ -18,12 +18,14 @@ import {
   subject,
   success,
   causalRead,
+  endsDelegation,
   fileEditEnd,
   unvalidatedOf,
   without,
   type Invariant,
 } from './stepFacts.js';
 import { normaliseWords } from '../userWords.js';
+import { FILE_TARGET_PREFIX } from '../SafetyContext.js';
 
 /**
  * The rules of target binding and human evidence (I18–I21), each a predicate
@@ -34,11 +36,14 @@ export const bindingInvariants: readonly Invariant[] = [
     id: 'I18',
     name: 'No write to an unvalidated target',
     sentence:
-      'With target binding, a write checked or begun in READING that names a target nothing has validated (no evidence, not the user’s words) is blocked (TARGET_NOT_VALIDATED) and the block names exactly those targets; no write on the world is ever in flight with a target that is not validated, but for the resource a creating write creates.',
+      'With target binding, a write checked or begun in READING that names a target nothing has validated (no evidence, not the user’s words) is blocked (TARGET_NOT_VALIDATED) and the block names exactly those targets; no write on the world ever begins with a target that is not validated, but for the resource a creating write creates.',
     check: (step) => {
       const a = step.after.context;
+      // Checked as a call begins: a subagent's end may later take a file's validation away from an
+      // edit already running (I30), which is not a write beginning unvalidated.
       if (binds(a))
         for (const id in a.calls) {
+          if (id in step.before.context.calls) continue;
           const call = a.calls[id]!;
           const missing = (call.targets ?? []).filter(
             (t) => !a.validatedTargets.includes(t) && !(call.created?.includes(t) ?? false),
@@ -59,7 +64,7 @@ export const bindingInvariants: readonly Invariant[] = [
     id: 'I19',
     name: 'Targets are validated only by evidence',
     sentence:
-      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (of an untrusted tool only identifier fields a rule declares, never a state-only write’s), the resources a creating write created once it lands, the targets of a call allowed to begin that stand in the user’s words, those targetEstablished() names, and those a person attested as a target (an attested verification validates none); nothing but reset() removes one. Without binding none is kept.',
+      'With target binding, the validated targets grow exactly by evidence: the targets a successful resolve or read carried and those a result revealed (of an untrusted tool only identifier fields a rule declares, never a state-only write’s), the resources a creating write created once it lands, the targets of a call allowed to begin that stand in the user’s words, those targetEstablished() names, and those a person attested as a target (an attested verification validates none); nothing but reset() removes one, but that a subagent’s end under the coding profile removes the files (I30). Without binding none is kept.',
     check: (step) => {
       const b = step.before.context;
       const a = step.after.context;
@@ -69,7 +74,10 @@ export const bindingInvariants: readonly Invariant[] = [
           : null;
       if (step.event.type === 'RESET') return null;
       const evidence = evidenceOf(step);
-      const dropped = without(b.validatedTargets, a.validatedTargets);
+      // A subagent's end under the coding profile forgets the files (I30 says exactly which).
+      const dropped = without(b.validatedTargets, a.validatedTargets).filter(
+        (t) => !(endsDelegation(step) && t.startsWith(FILE_TARGET_PREFIX)),
+      );
       if (dropped.length) return `${step.event.type} dropped the validated ${list(dropped)}`;
       const added = without(a.validatedTargets, b.validatedTargets);
       const unfounded = without(added, evidence);

@@ -1,6 +1,8 @@
+import { MAX_VALIDATED_TARGETS } from '../SafetyContext.js';
 import {
   changedFlags,
   describeChange,
+  endsDelegation,
   fileEditEnd,
   isDiscovery,
   list,
@@ -87,6 +89,26 @@ export const codingInvariants: readonly Invariant[] = [
           return `${step.event.type} took ${f.target} off the edited files without evidence begun after its edit`;
       }
       return null;
+    },
+  },
+  {
+    id: 'I30',
+    name: 'After a subagent, every file is read again before an edit',
+    sentence:
+      'Under the coding profile, when a subagent’s call ends (ok or not), no file stays validated, so each must be read (or created) again before an edit, while the edited files stay to be checked; no other step but reset() (and the cap on validated targets) takes a file’s validation away.',
+    check: (step) => {
+      const b = step.before.context;
+      const a = step.after.context;
+      const files = (targets: readonly string[]) => targets.filter((t) => t.startsWith('file:'));
+      if (endsDelegation(step)) {
+        if (files(a.validatedTargets).length)
+          return `a subagent ended and ${list(files(a.validatedTargets))} stayed validated`;
+        if (a.editedFiles.length !== b.editedFiles.length) return 'a subagent’s end changed the edited files';
+        return null;
+      }
+      if (step.event.type === 'RESET' || a.validatedTargets.length >= MAX_VALIDATED_TARGETS) return null;
+      const lost = files(b.validatedTargets).filter((t) => !a.validatedTargets.includes(t));
+      return lost.length ? `${step.event.type} took the validation of ${list(lost)} away` : null;
     },
   },
 ];

@@ -34,7 +34,7 @@ export type { Invariant } from './stepFacts.js';
 /**
  * The safety rules of docs/behaviour.md (I1–I8), the transition rules it writes
  * out (I9–I17), and the rules of target binding, human evidence, state-only
- * writes, execution profiles, shadow mode, provenance and the coding profile (I18–I29), each a predicate over one step.
+ * writes, execution profiles, shadow mode, provenance and the coding profile (I18–I30), each a predicate over one step.
  *
  * @example
  * import { invariants, stepOf } from 'assistant-safety/testing';

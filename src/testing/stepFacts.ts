@@ -44,6 +44,8 @@ export interface StepSubject {
   ungated?: true;
   /** A project-wide check (tests, type check, build, linter). */
   check?: true;
+  /** A subagent. */
+  delegates?: true;
 }
 
 export function subject({ before, event }: Step): StepSubject | undefined {
@@ -62,6 +64,7 @@ export function subject({ before, event }: Step): StepSubject | undefined {
         ...(event.type === 'BEGIN_CALL' && event.egress && { egress: true as const }),
         ...(event.type === 'BEGIN_CALL' && event.created && { created: event.created }),
         ...(event.type === 'BEGIN_CALL' && event.check && { check: true as const }),
+        ...(event.type === 'BEGIN_CALL' && event.delegates && { delegates: true as const }),
         // The digest as docs/targets.md defines it: given with the call, else its tool and targets'.
         digest:
           (event.type === 'BEGIN_CALL' ? event.digest : undefined) ??
@@ -88,6 +91,7 @@ export function subject({ before, event }: Step): StepSubject | undefined {
             ...(call.egress && { egress: true as const }),
             ...(call.created && { created: call.created }),
             ...(call.check && { check: true as const }),
+            ...(call.delegates && { delegates: true as const }),
             ...(!gated && { ungated: true as const }),
           }
         );
@@ -314,4 +318,11 @@ export function requiredBlock(step: Step): BlockReasonCode | null {
     case 'READING':
       return unvalidatedOf(step).length > 0 ? 'TARGET_NOT_VALIDATED' : null;
   }
+}
+
+/** Under the coding profile, a subagent's gated call ended (ok or not): it forgets the files (I30). */
+export function endsDelegation(step: Step): boolean {
+  if (step.event.type !== 'TOOL_SUCCEEDED' && step.event.type !== 'TOOL_FAILED') return false;
+  const s = subject(step);
+  return step.before.context.config.profile === 'coding' && s?.ended === true && !s.ungated && s.delegates === true;
 }

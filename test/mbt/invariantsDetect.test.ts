@@ -223,6 +223,17 @@ const cases: Array<[string, SafetySnapshotLike, SafetyEvent, Parameters<typeof b
     { type: 'TOOL_SUCCEEDED', id: 't', at },
     { context: { editedFiles: [] } },
   ],
+  [
+    'I30',
+    snap('READING', {
+      ...coding,
+      validatedTargets: ['file:/a.ts'],
+      calls: { s: { kind: 'user_input' as const, tool: 'Task', startedAt: 0, delegates: true, epoch: 0 } },
+    }),
+    { type: 'TOOL_SUCCEEDED', id: 's', at },
+    // The subagent may have changed the file: the main agent's old read must not count.
+    { context: { validatedTargets: ['file:/a.ts'] } },
+  ],
 ];
 
 describe('each invariant on its own', () => {
