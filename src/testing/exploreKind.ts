@@ -91,9 +91,9 @@ export interface KindGraph<C = unknown, E = { type: string }, M = unknown, I = u
 }
 
 /** Options of {@link exploreKind}. */
-export interface ExploreKindOptions<C, E> {
-  /** Sees every step as exploration takes it; throwing stops the exploration (how mutants stop early). */
-  onStep?: (step: KindStep<C, E>) => void;
+export interface ExploreKindOptions<C, E, I = unknown> {
+  /** Sees every step as exploration takes it, with the input it was explored under; throwing stops the exploration (how mutants stop early). */
+  onStep?: (step: KindStep<C, E>, input: I) => void;
 }
 
 /**
@@ -107,7 +107,7 @@ export interface ExploreKindOptions<C, E> {
 export function exploreKind<C, E extends { type: string }, M = E, I = undefined>(
   machine: AnyStateMachine,
   exploration: KindExploration<C, E, M, I>,
-  options: ExploreKindOptions<C, E> = {},
+  options: ExploreKindOptions<C, E, I> = {},
 ): KindGraph<C, E, M, I> {
   const started = performance.now();
   // The scope XState's graph tools use: transitions are pure, no actor runs.
@@ -156,12 +156,12 @@ export function exploreKind<C, E extends { type: string }, M = E, I = undefined>
     const list: number[] = [];
     for (const m of exploration.moves(before)) {
       const first: KindStep<C, E> = { before, event: m.event, after: next(before, m.event) };
-      options.onStep?.(first);
+      options.onStep?.(first, source.input);
       const steps = [first];
       const more = exploration.followUp?.(first);
       if (more !== undefined) {
         const second: KindStep<C, E> = { before: first.after, event: more, after: next(first.after, more) };
-        options.onStep?.(second);
+        options.onStep?.(second, source.input);
         steps.push(second);
       }
       const after = steps.at(-1)!.after;

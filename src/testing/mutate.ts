@@ -119,6 +119,7 @@ class Killed extends Error {
   constructor(
     readonly invariant: string,
     readonly detail: string,
+    readonly input: unknown,
   ) {
     super(detail);
   }
@@ -161,22 +162,64 @@ export function tryMutant(mutant: Mutant, options: MutantOptions = {}): MutantRe
     throw e;
   }
   const stepRules = testing.invariants.filter((i) => i.checkStep);
-  const onStep = (s: KindStep<unknown, { type: string }>) => {
+  const onStep = (s: KindStep<unknown, { type: string }>, input: unknown) => {
     if ((s.after as { status?: string }).status === 'error')
-      throw new Killed('crash', `${s.event.type} crashed the machine`);
+      throw new Killed('crash', `${s.event.type} crashed the machine`, input);
     const step = testing.step(s);
     for (const inv of stepRules) {
       const message = inv.checkStep!(step);
       if (message !== null)
-        throw new Killed(inv.id, `${inv.id}: ${message} (on ${s.event.type} in ${String(s.before.value)})`);
+        throw new Killed(inv.id, `${inv.id}: ${message} (on ${s.event.type} in ${String(s.before.value)})`, input);
     }
   };
+  const exploration = testing.exploration();
+  const inputs = exploration.inputs ?? [];
+  // Mutants come grouped by transition, and those of one transition most often die in the same
+  // session config: try that config alone first (a coding-profile mutant dies deep in its own
+  // config, after the breadth of all the others otherwise). A miss falls back to the whole graph,
+  // so the verdict is the same either way; only the time and which invariant is named first differ.
+  const transition = mutant.id.split(' ')[1];
+  let killedBy: Killed | undefined;
+  let steps = 0;
+  const counted = (s: KindStep<unknown, { type: string }>, input: unknown) => {
+    steps++;
+    onStep(s, input);
+  };
+  if (inputs.length > 1 && hint.transition === transition) {
+    // Bounded by a few times what the last kill took, so a miss costs little.
+    const budget = hint.steps * 4;
+    try {
+      exploreKind(
+        machine,
+        { ...exploration, inputs: [inputs[hint.input]] },
+        {
+          onStep: (s, input) => {
+            if (steps > budget) throw new GaveUp();
+            counted(s, input);
+          },
+        },
+      );
+    } catch (e) {
+      if (e instanceof Killed) {
+        killedBy = e;
+        hint.steps = Math.max(MIN_HINT_STEPS, steps);
+      } else if (!(e instanceof GaveUp)) throw e;
+    }
+  }
+  if (killedBy) return done('killed', { invariant: killedBy.invariant, detail: killedBy.detail });
   let graph;
   try {
-    graph = exploreKind(machine, testing.exploration(), { onStep });
+    steps = 0;
+    graph = exploreKind(machine, exploration, { onStep: counted });
   } catch (e) {
-    if (e instanceof Killed) return done('killed', { invariant: e.invariant, detail: e.detail });
-    throw e;
+    if (!(e instanceof Killed)) throw e;
+    // The whole graph's breadth took `steps`; the config alone takes about its share.
+    Object.assign(hint, {
+      transition,
+      input: Math.max(0, inputs.indexOf(e.input)),
+      steps: Math.max(MIN_HINT_STEPS, Math.ceil(steps / Math.max(1, inputs.length))),
+    });
+    return done('killed', { invariant: e.invariant, detail: e.detail });
   }
   for (const inv of testing.invariants) {
     const messages = inv.checkGraph?.(graph) ?? [];
@@ -185,6 +228,13 @@ export function tryMutant(mutant: Mutant, options: MutantOptions = {}): MutantRe
   const reason = testing.equivalentMutants?.[mutant.id];
   return reason !== undefined ? done('equivalent', { detail: reason }) : done('survived');
 }
+
+/** Which session config killed the last mutant, of which transition (see {@link tryMutant}); only speed depends on it. */
+const hint: { transition?: string; input: number; steps: number } = { input: 0, steps: 0 };
+const MIN_HINT_STEPS = 500;
+
+/** A hinted exploration past its budget: the whole graph decides. */
+class GaveUp extends Error {}
 
 /**
  * Generates every single-point mutant of a definition and tries each.

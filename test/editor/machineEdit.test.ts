@@ -52,12 +52,15 @@ describe('applyMachineEdit', () => {
       at: { source: 'RESOLVING', event: 'COMPLETE_VERIFICATION', index: 0 },
     });
     expect(d.definition.states.RESOLVING!.on!.COMPLETE_VERIFICATION).toBeUndefined();
+    // The last root TOOL_SUCCEEDED transition (user input: nothing but the call ending) moved first.
+    const last = d.definition.on!.TOOL_SUCCEEDED!.length - 1;
     d = applyMachineEdit(d, {
       type: 'moveTransition',
-      at: { source: null, event: 'TOOL_SUCCEEDED', index: 5 },
+      at: { source: null, event: 'TOOL_SUCCEEDED', index: last },
       toIndex: 0,
     });
     expect(d.definition.on!.TOOL_SUCCEEDED![0]!.actions).toEqual(['finishCall']);
+    expect(d.definition.on!.TOOL_SUCCEEDED![last]!.guard).toBeDefined();
     expect(safeParseMachineDefinition(d.definition).success).toBe(true);
   });
 
