@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
 import type { AnyMachineKind } from './MachineKind.js';
-import { safetyMachineKind } from './safetyMachineKind.js';
 import { safeParseInput } from './Issue.js';
-import { refName, refParams } from './MachineIndex.js';
 
 /*
  * The statechart as data: what `machines/*.json` holds. The shape follows
@@ -17,6 +15,23 @@ export const NamedRef = z.union([
   z.strictObject({ type: z.string().check(z.minLength(1)), params: z.optional(z.record(z.string(), z.unknown())) }),
 ]);
 export type NamedRef = z.infer<typeof NamedRef>;
+
+/**
+ * The name of a guard or action reference: the string, or its `type`.
+ *
+ * @example
+ * refName({ type: 'block', params: { reasonCode: 'UNRESOLVED_TOOL' } }); // 'block'
+ */
+export const refName = (ref: NamedRef): string => (typeof ref === 'string' ? ref : ref.type);
+
+/**
+ * The params of a guard or action reference, if it has any.
+ *
+ * @example
+ * refParams({ type: 'block', params: { reasonCode: 'UNRESOLVED_TOOL' } }); // { reasonCode: 'UNRESOLVED_TOOL' }
+ */
+export const refParams = (ref: NamedRef): Record<string, unknown> | undefined =>
+  typeof ref === 'string' ? undefined : ref.params;
 
 export const TransitionDefinition = z.strictObject({
   /** The state to go to; absent for a transition that stays where it is. */
@@ -199,17 +214,15 @@ export type MachineDefinitionResult =
 
 /**
  * Validates a machine definition (parsed JSON) against the schema and against
- * the guard, action and event registries of its kind (the safety machine's by
- * default), without throwing.
+ * the guard, action and event registries of its kind, without throwing. The
+ * generic loader knows no kind of its own: the root entry's
+ * `safeParseMachineDefinition` defaults to the safety machine's.
  *
  * @example
- * const result = safeParseMachineDefinition(JSON.parse(text));
+ * const result = safeParseMachineDefinitionOfKind(JSON.parse(text), patrolMachineKind);
  * if (!result.success) console.error(result.error.message);
  */
-export function safeParseMachineDefinition(
-  input: unknown,
-  kind: AnyMachineKind = safetyMachineKind,
-): MachineDefinitionResult {
+export function safeParseMachineDefinitionOfKind(input: unknown, kind: AnyMachineKind): MachineDefinitionResult {
   const parsed = safeParseInput(MachineDefinition, input);
   if (!parsed.success) {
     return {
@@ -224,14 +237,13 @@ export function safeParseMachineDefinition(
 }
 
 /**
- * Like {@link safeParseMachineDefinition}, but throws a {@link MachineDefinitionError}.
+ * Like {@link safeParseMachineDefinitionOfKind}, but throws a {@link MachineDefinitionError}.
  *
  * @example
- * const definition = parseMachineDefinition(JSON.parse(readFileSync('machines/assistant-safety.json', 'utf8')));
- * const machine = createSafetyMachine(definition);
+ * const definition = parseMachineDefinitionOfKind(JSON.parse(text), patrolMachineKind);
  */
-export function parseMachineDefinition(input: unknown, kind: AnyMachineKind = safetyMachineKind): MachineDefinition {
-  const result = safeParseMachineDefinition(input, kind);
+export function parseMachineDefinitionOfKind(input: unknown, kind: AnyMachineKind): MachineDefinition {
+  const result = safeParseMachineDefinitionOfKind(input, kind);
   if (!result.success) throw result.error;
   return result.data;
 }

@@ -1,4 +1,4 @@
-import type { MachineDefinition, NamedRef, TransitionDefinition } from './MachineDefinition.js';
+import { refName, type MachineDefinition, type TransitionDefinition } from './MachineDefinition.js';
 
 /*
  * One normalised view of a machine definition, built once per definition and
@@ -12,22 +12,7 @@ import type { MachineDefinition, NamedRef, TransitionDefinition } from './Machin
 /** The source that stands for "any state": the root's `on`. */
 export const ANY_STATE = '*';
 
-/**
- * The name of a guard or action reference: the string, or its `type`.
- *
- * @example
- * refName({ type: 'block', params: { reasonCode: 'UNRESOLVED_TOOL' } }); // 'block'
- */
-export const refName = (ref: NamedRef): string => (typeof ref === 'string' ? ref : ref.type);
-
-/**
- * The params of a guard or action reference, if it has any.
- *
- * @example
- * refParams({ type: 'block', params: { reasonCode: 'UNRESOLVED_TOOL' } }); // { reasonCode: 'UNRESOLVED_TOOL' }
- */
-export const refParams = (ref: NamedRef): Record<string, unknown> | undefined =>
-  typeof ref === 'string' ? undefined : ref.params;
+export { refName, refParams } from './MachineDefinition.js';
 
 /**
  * The id of the transition at `index` of `event` in `source` (a state name, or null for the root's `on`).

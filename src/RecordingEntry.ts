@@ -184,7 +184,7 @@ export const RecordingEntry = z.strictObject({
   /** Why a call was ignored, e.g. `unknown_call`. */
   note: z.optional(z.string()),
   /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
-  wouldBlock: z.optional(BlockReasonCode),
+  wouldBlock: z.optional(RecordedBlockCode),
   before: SessionState,
   after: SessionState,
   context: ContextSummary,

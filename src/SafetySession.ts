@@ -338,7 +338,11 @@ class Session implements SafetySession {
       }
       case 'recordLoopBlock': {
         // The loop's decision, not the machine's: the machine is not asked and nothing changes.
-        const outcome: Outcome = { decision: 'blocked', reasonCode: call.code };
+        // In shadow mode the loop lets the call go on: a would-be block, as the machine's are.
+        const outcome: Outcome =
+          this.snap.context.config.mode === 'shadow'
+            ? { decision: 'allowed', wouldBlock: call.code }
+            : { decision: 'blocked', reasonCode: call.code };
         this.finish(this.clock(), call, this.snap, this.snap, outcome);
         return outcome;
       }

@@ -138,8 +138,8 @@ export interface CallOutcome {
   note?: string;
   /** The block a check returned (the session's value, with its details). */
   blocked?: FSMBlockedError;
-  /** Shadow mode: the call was allowed; enforcement would have blocked it for this reason. */
-  wouldBlock?: BlockReasonCode;
+  /** Shadow mode: the call was allowed; enforcement (the machine, or the tool loop's own gate) would have blocked it for this reason. */
+  wouldBlock?: RecordedBlockCode;
 }
 
 /** The call a write in flight is. */

@@ -1,4 +1,4 @@
-import { parseMachineDefinition, type MachineDefinition } from './MachineDefinition.js';
+import { parseMachineDefinitionOfKind, type MachineDefinition } from './MachineDefinition.js';
 import { indexMachine, refName, refParams, type IndexedTransition } from './MachineIndex.js';
 import type { AnyMachineKind, KindAction, KindGuard, MachineKind } from './MachineKind.js';
 
@@ -89,7 +89,10 @@ export function compileMachine<C extends object, E extends { type: string }>(
   if (!byJson) tables.set(kind as AnyMachineKind, (byJson = new WeakMap()));
   const cached = typeof json === 'object' && json !== null ? byJson.get(json) : undefined;
   if (cached) return cached as unknown as CompiledMachine<C, E>;
-  const compiled = buildTable(kind as MachineKind<C, E, unknown>, parseMachineDefinition(json, kind as AnyMachineKind));
+  const compiled = buildTable(
+    kind as MachineKind<C, E, unknown>,
+    parseMachineDefinitionOfKind(json, kind as AnyMachineKind),
+  );
   if (typeof json === 'object' && json !== null) byJson.set(json, compiled as unknown as CompiledMachine);
   return compiled;
 }

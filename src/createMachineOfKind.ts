@@ -1,6 +1,6 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import {
-  parseMachineDefinition,
+  parseMachineDefinitionOfKind,
   type MachineDefinition,
   type NamedRef,
   type TransitionMap,
@@ -104,7 +104,7 @@ const definitions = new WeakMap<AnyStateMachine, MachineDefinition>();
  * createActor(machine).start().send({ type: 'OPEN' });
  */
 export function createMachineOfKind(kind: AnyMachineKind, json: unknown): AnyStateMachine {
-  const def = parseMachineDefinition(json, kind);
+  const def = parseMachineDefinitionOfKind(json, kind);
   let kindSetup = bound.get(kind);
   if (!kindSetup) bound.set(kind, (kindSetup = bind(kind)));
   const machine = kindSetup.createMachine({

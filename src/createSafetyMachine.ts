@@ -2,14 +2,11 @@ import { setup } from 'xstate';
 import { createMachineOfKind } from './createMachineOfKind.js';
 import { DEFAULT_CONFIG, initialContext, type SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
-import { safetyMachineKind } from './safetyMachineKind.js';
+import { safetyMachineKind, type SafetyMachineInput } from './safetyMachineKind.js';
 
 export { definitionOf } from './createMachineOfKind.js';
 
-/** Input of the machine's actor: the session's settings. */
-export interface SafetyMachineInput {
-  config?: SafetyConfig;
-}
+export type { SafetyMachineInput } from './safetyMachineKind.js';
 
 /** Never called: gives the machine its static type (states are data, known only at run time). */
 function typedSkeleton() {

@@ -39,9 +39,10 @@ export {
   MachineDefinition,
   NamedRef,
   MachineDefinitionError,
-  parseMachineDefinition,
-  safeParseMachineDefinition,
+  parseMachineDefinitionOfKind,
+  safeParseMachineDefinitionOfKind,
 } from './MachineDefinition.js';
+export { parseMachineDefinition, safeParseMachineDefinition } from './safetyMachineDefinition.js';
 export type {
   MachineIssue,
   MachineDefinitionResult,

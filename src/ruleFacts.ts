@@ -1,4 +1,4 @@
-import type { ToolRule } from './classifier.js';
+import type { ToolRule } from './ToolRule.js';
 import type { Issue } from './Issue.js';
 import type { ToolKind } from './toolKind.js';
 

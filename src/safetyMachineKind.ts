@@ -1,11 +1,15 @@
 import { actionImplementations } from './actions.js';
-import type { SafetyMachineInput } from './createSafetyMachine.js';
 import { guardImplementations } from './guards.js';
 import { defineMachineKind } from './MachineKind.js';
 import { PERSISTED_SESSION_VERSION, SNAPSHOT_MIGRATIONS } from './PersistedSession.js';
 import { summariseContext } from './RecordingEntry.js';
-import { copyContext, DEFAULT_CONFIG, initialContext, SafetyContext } from './SafetyContext.js';
+import { copyContext, DEFAULT_CONFIG, initialContext, SafetyContext, type SafetyConfig } from './SafetyContext.js';
 import { SafetyEvent } from './SafetyEvent.js';
+
+/** Input of the machine's actor: the session's settings. */
+export interface SafetyMachineInput {
+  config?: SafetyConfig;
+}
 
 /**
  * The session safety machine's kind: its context and events, the guards and actions its JSON

@@ -238,34 +238,41 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     attempts.set(key, count);
     const isQuestion = call.kind === 'user_input';
     if (!isQuestion) looked = true; // any real attempt satisfies the gate, blocked or not
+    // Shadow mode blocks nothing, the loop's own gates included: each records its would-be block
+    // (the session says `wouldBlock`) and the call goes on to the machine, which lets it run too.
+    const shadow = session.context.config.mode === 'shadow';
 
     if (count > maxIdenticalCalls) {
       session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: ErrCodeLoopDetected });
-      return {
-        error: ErrCodeLoopDetected,
-        message: `${ErrCodeLoopDetected}: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
-        details: { tool: call.name, attempts: String(count), limit: String(maxIdenticalCalls) },
-      };
+      if (!shadow)
+        return {
+          error: ErrCodeLoopDetected,
+          message: `${ErrCodeLoopDetected}: '${call.name}' was attempted with these exact arguments ${count} times in this turn (limit ${maxIdenticalCalls}). The call did not run.`,
+          details: { tool: call.name, attempts: String(count), limit: String(maxIdenticalCalls) },
+        };
     }
     if (isQuestion && !looked && lookBlocks < maxLookBeforeAskBlocks) {
       lookBlocks += 1;
       session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: ErrCodeLookBeforeAsking });
-      return {
-        error: ErrCodeLookBeforeAsking,
-        message: `${ErrCodeLookBeforeAsking}: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.`,
-        details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
-      };
+      if (!shadow)
+        return {
+          error: ErrCodeLookBeforeAsking,
+          message: `${ErrCodeLookBeforeAsking}: no tool has been tried in this turn yet. What the available tools can find out is required before asking the user.`,
+          details: { tool: call.name, blocksThisTurn: String(lookBlocks), maxBlocks: String(maxLookBeforeAskBlocks) },
+        };
     }
     if (call.kind === 'write' && (writesRunning.get(session) ?? 0) > 0) {
       // An earlier write timed out or was aborted and its tool still runs: it may still act.
       session.recordLoopBlock({ id: call.id, kind: call.kind, tool: call.name, code: 'WRITE_IN_FLIGHT' });
-      const blocked = new FSMBlockedError({
-        state: session.state,
-        reasonCode: 'WRITE_IN_FLIGHT',
-        toolName: call.name,
-        toolKind: call.kind,
-      });
-      return blocked.toJSON();
+      if (!shadow) {
+        const blocked = new FSMBlockedError({
+          state: session.state,
+          reasonCode: 'WRITE_IN_FLIGHT',
+          toolName: call.name,
+          toolKind: call.kind,
+        });
+        return blocked.toJSON();
+      }
     }
     const start: ToolCallStart = {
       id: call.id,

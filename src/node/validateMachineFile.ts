@@ -1,9 +1,5 @@
-import {
-  MachineDefinitionError,
-  safeParseMachineDefinition,
-  type MachineDefinition,
-  type MachineIssue,
-} from '../MachineDefinition.js';
+import { MachineDefinitionError, type MachineDefinition, type MachineIssue } from '../MachineDefinition.js';
+import { safeParseMachineDefinition } from '../safetyMachineDefinition.js';
 import { parsePatrolMachineDefinition } from '../patrol/createPatrolMachine.js';
 
 /** A Patrol run machine's file name (without `.json`): `patrol`, `patrol-…`, `patrol_…`. */

@@ -1,7 +1,7 @@
 import { eventOfCall } from '../eventOfCall.js';
 import { callDigest } from '../userWords.js';
 import { applyCall } from '../index.js';
-import type { RecordedCall } from '../RecordingEntry.js';
+import type { RecordedBlockCode, RecordedCall } from '../RecordingEntry.js';
 import type { InFlightCall, SafetyConfig, SafetyContext } from '../SafetyContext.js';
 import type { SafetyEvent } from '../SafetyEvent.js';
 import type { FSMBlockedError } from '../FSMBlockedError.js';
@@ -539,7 +539,7 @@ export interface MoveResult {
   /** For checks: null when allowed, else the block. */
   blocked?: FSMBlockedError | null;
   /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
-  wouldBlock?: BlockReasonCode;
+  wouldBlock?: RecordedBlockCode;
 }
 
 /** A call as a failure message shows it: `beginToolCall(c1, write, restart_vm)`, `endToolCall(c1, ok: true)`. */

@@ -1,4 +1,5 @@
 import { definitionOf } from '../createSafetyMachine.js';
+import type { RecordedBlockCode } from '../RecordingEntry.js';
 import type { SafetyConfig } from '../SafetyContext.js';
 import type { BlockReasonCode, SessionState } from '../toolKind.js';
 import { safetyMachineKind } from '../safetyMachineKind.js';
@@ -18,7 +19,7 @@ export interface StepExpectation {
   decision: StepDecision;
   reasonCode?: BlockReasonCode;
   /** Shadow mode: the call was allowed, and enforcement would have blocked it for this reason. */
-  wouldBlock?: BlockReasonCode;
+  wouldBlock?: RecordedBlockCode;
 }
 
 export interface PlanStep {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -103,5 +103,42 @@ describe('the package boundaries', () => {
         import: `./dist/src/${folder}/index.js`,
       });
     }
+  });
+
+  it('should have no import cycle in src/, type-only imports included', () => {
+    const files = filesUnder('src');
+    const edges = new Map(
+      files.map((f) => [
+        f,
+        specifiers(f)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => {
+            const t = target(f, spec);
+            return existsSync(join(root, t)) ? t : t.replace(/\.ts$/, '.tsx');
+          }),
+      ]),
+    );
+    // Depth-first: a module met again while still on the path closes a cycle.
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const path: string[] = [];
+    const visit = (file: string) => {
+      const at = path.indexOf(file);
+      if (at >= 0) return void cycles.push([...path.slice(at), file].join(' → '));
+      if (done.has(file)) return;
+      path.push(file);
+      for (const next of edges.get(file) ?? []) visit(next);
+      path.pop();
+      done.add(file);
+    };
+    for (const file of files) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it('should keep every source file under 600 lines', () => {
+    const long = filesUnder('src')
+      .map((f) => ({ f, lines: readFileSync(join(root, f), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 600);
+    expect(long).toEqual([]);
   });
 });
