@@ -166,7 +166,14 @@ export function restoreKindSession<C, E extends { type: string }>(
   snapshot: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
-  const parsed = safeParseInput(KindSnapshot, snapshot);
+  // Read once, as JSON: a getter that throws or a hostile Proxy is the kind's error, not a raw one.
+  let plain: unknown;
+  try {
+    plain = typeof snapshot === 'string' ? JSON.parse(snapshot) : JSON.parse(JSON.stringify(snapshot) ?? 'null');
+  } catch (e) {
+    throw new KindSessionError(`invalid snapshot: not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = safeParseInput(KindSnapshot, plain);
   if (!parsed.success) {
     const issues = issuesOf(parsed.error);
     throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
@@ -186,6 +193,11 @@ export function restoreKindSession<C, E extends { type: string }>(
   const context = safeParseInput(kind.context, value.context);
   if (!context.success) {
     const issues = issuesOf(context.error).map((i) => ({ ...i, path: ['context', ...i.path] }));
+    throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
+  }
+  const broken = kind.snapshot.check?.(value.state, context.data) ?? [];
+  if (broken.length > 0) {
+    const issues = broken.map((i) => ({ code: 'custom', ...i }));
     throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
   }
   let runner: MachineRunner<C, E>;

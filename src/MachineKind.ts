@@ -71,6 +71,12 @@ export interface MachineKindInit<C extends object, E extends { type: string }, I
   snapshot: {
     version: number;
     migrations: Record<number, (snapshot: Record<string, unknown>) => Record<string, unknown>>;
+    /**
+     * What every state the machine reaches keeps beyond the context's types (the kind's invariants
+     * that hold of one configuration): each problem with the path of the field. A restore refuses a
+     * snapshot that breaks one, so an edited snapshot cannot start a session no run could reach.
+     */
+    check?: (state: string, context: C) => { path: (string | number)[]; message: string }[];
   };
 }
 

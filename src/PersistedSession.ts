@@ -25,39 +25,44 @@ export const PersistedSession = z
   })
   .check(
     z.superRefine((s, ctx) => {
-      // What the machine guarantees; a snapshot that breaks it was edited or corrupted.
-      const writes = Object.entries(s.context.calls).filter(([, c]) => isWorldWrite(c));
-      if (writes.length > 1) {
-        ctx.addIssue({ code: 'custom', path: ['context', 'calls'], message: 'more than one write in flight' });
-      }
-      if ((s.state === 'WRITING') !== (writes.length === 1)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['state'],
-          message:
-            s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
-        });
-      }
-      for (const [i, p] of s.context.provenance.entries()) {
-        if (!s.context.validatedTargets.includes(p.target)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['context', 'provenance', i, 'target'],
-            message: `the provenance of a target that is not validated: ${JSON.stringify(p.target)}`,
-          });
-        }
-      }
-      for (const [id, call] of Object.entries(s.context.calls)) {
-        if (call.epoch > s.context.writeEpoch) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['context', 'calls', id, 'epoch'],
-            message: `call began at epoch ${call.epoch}, after the current write epoch ${s.context.writeEpoch}`,
-          });
-        }
-      }
+      for (const issue of structuralIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
     }),
   );
+
+/**
+ * What the machine guarantees of any state it reaches, beyond the schema's types; a snapshot that
+ * breaks it was edited or corrupted. The full check reports these, and a restore whose checksum
+ * matches checks them too (a checksum can be recomputed: it skips the parsing, not these).
+ */
+export function structuralIssues(s: PersistedSession): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const writes = Object.entries(s.context.calls).filter(([, c]) => isWorldWrite(c));
+  if (writes.length > 1) issues.push({ path: ['context', 'calls'], message: 'more than one write in flight' });
+  if ((s.state === 'WRITING') !== (writes.length === 1)) {
+    issues.push({
+      path: ['state'],
+      message:
+        s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
+    });
+  }
+  for (const [i, p] of s.context.provenance.entries()) {
+    if (!s.context.validatedTargets.includes(p.target)) {
+      issues.push({
+        path: ['context', 'provenance', i, 'target'],
+        message: `the provenance of a target that is not validated: ${JSON.stringify(p.target)}`,
+      });
+    }
+  }
+  for (const [id, call] of Object.entries(s.context.calls)) {
+    if (call.epoch > s.context.writeEpoch) {
+      issues.push({
+        path: ['context', 'calls', id, 'epoch'],
+        message: `call began at epoch ${call.epoch}, after the current write epoch ${s.context.writeEpoch}`,
+      });
+    }
+  }
+  return issues;
+}
 export type PersistedSession = z.infer<typeof PersistedSession>;
 
 /** Thrown for a snapshot that cannot be restored; the message names the bad field. */

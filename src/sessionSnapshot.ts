@@ -2,8 +2,18 @@
  * What a safety session reads when it starts: its clock, its settings, and a snapshot it may trust
  * without the full check (one this build wrote, its checksum intact).
  */
-import { PERSISTED_SESSION_VERSION, type PersistedSession } from './PersistedSession.js';
-import { copyContext, DEFAULT_CONFIG, SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { PERSISTED_SESSION_VERSION, structuralIssues, type PersistedSession } from './PersistedSession.js';
+import {
+  copyContext,
+  DEFAULT_CONFIG,
+  MAX_APPROVALS,
+  MAX_CALL_TARGETS,
+  MAX_EDITED_FILES,
+  MAX_VALIDATED_TARGETS,
+  SafetyConfig,
+  type SafetyContext,
+} from './SafetyContext.js';
+import { MAX_USER_MESSAGES } from './userWords.js';
 import { safeParseInput } from './Issue.js';
 import { copyWithChecksum, type ShallowCopy } from './snapshotChecksum.js';
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
@@ -70,10 +80,31 @@ export function trustedSnapshot(input: unknown): PersistedSession | undefined {
     // where a restore's recorded snapshot has always had it.
     const snapshot = copied.copy as Record<string, unknown>;
     snapshot['id'] = id;
-    return snapshot as unknown as PersistedSession;
+    const trusted = snapshot as unknown as PersistedSession;
+    // A checksum can be recomputed after an edit: it spares the parsing, never the caps and what
+    // the machine guarantees of any state (a write in flight outside WRITING, say).
+    if (!withinCaps(trusted.context) || structuralIssues(trusted).length > 0) return undefined;
+    return trusted;
   } catch {
     return undefined; // a getter or Proxy that throws: the full check reports it
   }
+}
+
+/** The capped lists of a context are lists, within their caps (the full check says which is not). */
+function withinCaps(context: SafetyContext): boolean {
+  const within = (list: unknown, cap: number) => Array.isArray(list) && list.length <= cap;
+  return (
+    within(context.validatedTargets, MAX_VALIDATED_TARGETS) &&
+    within(context.provenance, MAX_VALIDATED_TARGETS) &&
+    within(context.uncoveredTargets, MAX_CALL_TARGETS) &&
+    within(context.editedFiles, MAX_EDITED_FILES) &&
+    within(context.userWords, MAX_USER_MESSAGES) &&
+    within(context.approvals, MAX_APPROVALS) &&
+    Array.isArray(context.pendingRecoveries) &&
+    typeof context.calls === 'object' &&
+    context.calls !== null &&
+    Object.values(context.calls).every((c) => c.targets === undefined || within(c.targets, MAX_CALL_TARGETS))
+  );
 }
 
 /** The fields of a snapshot `persist()` writes, its checksum included. */

@@ -186,5 +186,24 @@ export const patrolMachineKind = defineMachineKind<PatrolContext, PatrolEvent, u
     const { state: _, ...counts } = projectPatrolSnapshot({ value: '', context });
     return counts;
   },
-  snapshot: { version: 1, migrations: {} },
+  snapshot: { version: 1, migrations: {}, check: brokenRunRules },
 });
+
+/**
+ * P1 and P2 as they hold of one configuration: no investigation dispatched while no record is
+ * written, no more evaluation reports than unmatched signals. A restored snapshot must keep them.
+ */
+function brokenRunRules(_state: string, c: PatrolContext): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  if (c.dispatched > 0 && c.records === 0)
+    issues.push({
+      path: ['context', 'dispatched'],
+      message: `${c.dispatched} investigations dispatched with no record written (P1)`,
+    });
+  if (c.evaluationReports > c.unmatched)
+    issues.push({
+      path: ['context', 'evaluationReports'],
+      message: `${c.evaluationReports} evaluation reports for ${c.unmatched} unmatched signals (P2)`,
+    });
+  return issues;
+}
