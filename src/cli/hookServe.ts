@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../node/stateDir.js';
@@ -67,14 +67,10 @@ export async function startHookServer(stateDir: string): Promise<HookServer> {
       runClaudeCodeHook(['--state-dir', stateDir, ...args], io, async () => input).then(
         (code) => {
           handled++;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code, out, err }));
+          answer(res, { code, out, err });
         },
         (e: unknown) =>
-          res
-            .writeHead(200, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({ code: 2, out: '', err: `assistant-safety hook: ${String(e)}; the call is refused\n` }),
-            ),
+          answer(res, { code: 2, out: '', err: `assistant-safety hook: ${String(e)}; the call is refused\n` }),
       );
     });
   });
@@ -116,4 +112,10 @@ export async function runHookServe(argv: string[], io: CliIO): Promise<number> {
   });
   await server.close();
   return 0;
+}
+
+/** The answer with its length (never chunked): the hook's small entry reads it off a plain socket. */
+function answer(res: ServerResponse, body: { code: number; out: string; err: string }): void {
+  const text = Buffer.from(JSON.stringify(body), 'utf8');
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length }).end(text);
 }

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer } from '../../src/cli/hookServe.js';
@@ -95,5 +96,24 @@ describe('hook serve', () => {
       decision: 'deny',
       reasonCode: 'NO_VALIDATED_TARGET',
     });
+  }, 60_000);
+
+  it('refuses the call when the server took the event and then failed to answer', async () => {
+    // A listener that reads the request and hangs up, or answers without a length: the server may
+    // have begun the call, so the command neither decides again nor lets it through.
+    for (const reply of ['', 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n']) {
+      const dir = mkdtempSync(join(tmpdir(), 'hook-serve-broken-'));
+      const listener = createNetServer((socket) => socket.once('data', () => socket.end(reply)));
+      await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
+      const { port } = listener.address() as { port: number };
+      writeFileSync(join(dir, 'serve.json'), JSON.stringify({ port, token: 't', pid: 1 }), { mode: 0o600 });
+      try {
+        const run = await command(dir, events('broken').pre('Read', read(), 'r1'));
+        expect(run.code).toBe(2);
+        expect(run.stderr).toMatch(/the hook server answered (nothing|200) without an answer; the call is refused/);
+      } finally {
+        await new Promise((r) => listener.close(r));
+      }
+    }
   }, 60_000);
 });
