@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
 import type { AnyMachineKind } from './MachineKind.js';
+import { compiledUnavailable } from './createMachineOfKind.js';
 import {
   createMachineRunner,
   defaultExecutor,
@@ -148,7 +149,7 @@ export function createKindSession<C, E extends { type: string }>(
   input?: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
-  const runner = createMachineRunner<C, E>(kind, machine, { input }, options.executor ?? defaultExecutor());
+  const runner = createMachineRunner<C, E>(kind, machine, { input }, executorOf(machine, options));
   return new Session(options.id ?? globalThis.crypto.randomUUID(), kind, runner, options, { input: input ?? null });
 }
 
@@ -206,12 +207,19 @@ export function restoreKindSession<C, E extends { type: string }>(
       kind,
       machine,
       { state: { value: value.state, context: context.data as C } },
-      options.executor ?? defaultExecutor(),
+      executorOf(machine, options),
     );
   } catch (e) {
     throw new KindSessionError(`invalid snapshot: state: ${(e as Error).message}`);
   }
   return new Session(options.id ?? value.id, kind, runner, options, { snapshot: value });
+}
+
+/** The executor named, else the default; the compiled table named for a machine it cannot run is refused. */
+function executorOf(machine: AnyStateMachine, options: KindSessionOptions): Executor {
+  const why = options.executor === 'compiled' ? compiledUnavailable(machine) : undefined;
+  if (why !== undefined) throw new KindSessionError(`executor "compiled" cannot run this machine: ${why}`);
+  return options.executor ?? defaultExecutor();
 }
 
 /** Where a replayed entry disagreed with its recording. */

@@ -1,7 +1,6 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
 import {
   createMachineRunner,
-  defaultExecutor,
   type MachineRunner,
   type MachineState,
   type MachineStep,
@@ -35,7 +34,15 @@ import {
   endCallOf,
 } from './sessionInput.js';
 import { copyWithChecksum } from './snapshotChecksum.js';
-import { configFrom, latestTimeOf, overridesConfig, readingOf, trustedSnapshot } from './sessionSnapshot.js';
+import {
+  executorFor,
+  configFrom,
+  latestTimeOf,
+  overridesConfig,
+  firstReading,
+  readingOf,
+  trustedSnapshot,
+} from './sessionSnapshot.js';
 import type {
   CallOutcome,
   SafetySession,
@@ -110,20 +117,14 @@ class Session implements SafetySession {
   ) {
     this.id = id;
     this.now = options.now ?? Date.now;
-    if (typeof this.now !== 'function')
-      throw new SafetyInputError('options.now', `expected a function, got ${describe(this.now)}`);
-    const first = readingOf(this.now);
-    if (first === undefined)
-      throw new SafetyInputError('options.now', 'the clock must return finite epoch milliseconds (a number)');
+    const first = firstReading(this.now);
     this.time = 'config' in start ? first : Math.max(first, latestTimeOf(start.snapshot.context));
     this.recorder = options.recorder;
     this.onRecorderError = options.onRecorderError ?? ((e) => console.error('assistant-safety: recorder failed:', e));
     this.onListenerError = options.onListenerError ?? ((e) => console.error('assistant-safety: listener failed:', e));
     this.onWarning = options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`));
     if ('snapshot' in start) this.sawDiscovery = start.snapshot.state !== 'RESOLVING';
-    const executor = options.executor ?? defaultExecutor();
-    if (executor !== 'compiled' && executor !== 'xstate')
-      throw new SafetyInputError('options.executor', `expected "compiled" or "xstate", got ${describe(executor)}`);
+    const executor = executorFor(machine, options.executor, this.onWarning);
     if ('config' in start) {
       this.runner = createMachineRunner(safetyMachineKind, machine, { input: { config: start.config } }, executor);
       this.blockStreak = 0;

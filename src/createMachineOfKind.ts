@@ -121,7 +121,33 @@ export function createMachineOfKind(kind: AnyMachineKind, json: unknown): AnySta
     ),
   } as never) as unknown as AnyStateMachine;
   definitions.set(machine, def);
+  // XState's `.provide()` returns a new machine whose guards and actions are functions: remember
+  // where it came from, so a session can say why it cannot run the decision table.
+  const provide = machine.provide.bind(machine);
+  Object.defineProperty(machine, 'provide', {
+    value: (implementations: Parameters<typeof provide>[0]) => {
+      const changed = provide(implementations);
+      provided.add(changed);
+      return changed;
+    },
+  });
   return machine;
+}
+
+const provided = new WeakSet<AnyStateMachine>();
+
+/**
+ * Why the compiled decision table cannot run a machine, or undefined when it can: the table is
+ * compiled from the JSON and the kind's named implementations, and nothing else.
+ *
+ * @example
+ * compiledUnavailable(safetyMachine); // undefined
+ */
+export function compiledUnavailable(machine: AnyStateMachine): string | undefined {
+  if (definitions.has(machine)) return undefined;
+  return provided.has(machine)
+    ? "the machine was changed with .provide(): its guards and actions are now functions the compiled table cannot read (change the kind's named implementations instead)"
+    : 'the machine was not built from JSON (createMachineOfKind or createSafetyMachine), so there is no definition to compile';
 }
 
 /**

@@ -320,4 +320,13 @@ describe('the toy kind through the session, the recorder and the replayer', () =
     expect(() => restoreKindSession(doorKind, machine, bad)).toThrow(/context\.opened/);
     expect(() => restoreKindSession(safetyMachineKind, machine, session.persist())).toThrow(/kind: expected "safety"/);
   });
+
+  it('should refuse the compiled table by name for a machine changed with .provide(), and run it on XState', () => {
+    const provided = machine.provide({});
+    expect(() => createKindSession(doorKind, provided, {}, { executor: 'compiled' })).toThrow(
+      /executor "compiled" cannot run this machine: the machine was changed with \.provide\(\)/,
+    );
+    const session = createKindSession<DoorContext, DoorEvent>(doorKind, provided, {}, { executor: 'xstate' });
+    expect(session.send({ type: 'OPEN' }).state.value).toBe('OPEN');
+  });
 });
