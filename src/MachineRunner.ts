@@ -1,4 +1,4 @@
-import { createActor, type AnyStateMachine } from 'xstate';
+import { createActor, transition, type AnyStateMachine } from 'xstate';
 import { compileMachine, type CompiledMachine } from './compileMachine.js';
 import { APPLY_ACTIONS, definitionOf } from './createMachineOfKind.js';
 import type { AnyMachineKind } from './MachineKind.js';
@@ -39,6 +39,8 @@ export interface MachineRunner<C, E> {
    * named actions the machine ran for it: the machine's own report of what it decided.
    */
   send(event: E): MachineStep<C>;
+  /** What `send(event)` would return, with nothing changed: the machine's pure step (a dry run). */
+  peek(event: E): MachineStep<C>;
   /** Whether the event would take a transition that changes something. */
   can(event: E): boolean;
 }
@@ -107,6 +109,12 @@ class CompiledRunner<C, E extends { type: string }> implements MachineRunner<C, 
       this.state = { value: step.value, context: step.context };
     return { state: this.state, actions: step.transition.actions };
   }
+  peek(event: E): MachineStep<C> {
+    const { state } = this;
+    const step = this.table.step(state.value, state.context as C & object, event);
+    if (step.transition === undefined) return { state, actions: NO_ACTIONS };
+    return { state: { value: step.value, context: step.context }, actions: step.transition.actions };
+  }
   can(event: E): boolean {
     return this.table.can(this.state.value, this.state.context as C & object, event);
   }
@@ -142,6 +150,13 @@ function xstateRunner<C, E extends { type: string }>(
         state = { value: next.value as string, context: next.context as C };
       }
       return { state, actions };
+    },
+    peek(event) {
+      // XState's own pure step: the next snapshot, computed without the actor.
+      const actions = machine.getTransitionData(snap, event as never).flatMap((t) => t.actions.flatMap(namedActionsOf));
+      const [next] = transition(machine, snap, event as never);
+      if (next === snap) return { state, actions };
+      return { state: { value: next.value as string, context: next.context as C }, actions };
     },
     can(event) {
       return snap.can(event as never);

@@ -6,7 +6,8 @@ import {
   type MachineStep,
   type NamedAction,
 } from './MachineRunner.js';
-import { FSMBlockedError, type FSMBlockedInit } from './FSMBlockedError.js';
+import type { FSMBlockedError } from './FSMBlockedError.js';
+import { blockedErrorOf, blockOf } from './stepBlock.js';
 import {
   parsePersistedSession,
   PERSISTED_SESSION_FORMAT,
@@ -285,6 +286,18 @@ class Session implements SafetySession {
     return this.run(startCallOf(call), 'beginToolCall').blocked ?? null;
   }
 
+  can(call: ToolCallStart): FSMBlockedError | null {
+    const start = startCallOf(call, 'can');
+    const { id } = call; // checked by startCallOf
+    if (Object.hasOwn(this.snap.context.calls, id) || Object.hasOwn(this.snap.context.shadowCalls, id))
+      throw new SafetyInputError('can: call.id', `call ${JSON.stringify(id)} is already in flight`);
+    const event = this.eventOf(start, this.clock());
+    const { state, actions } = this.runner.peek(event);
+    const action = blockOf(actions);
+    if (action === undefined || this.snap.context.config.mode === 'shadow') return null;
+    return blockedErrorOf(event, this.snap, state, action.reasonCode, this.blockStreak + 1);
+  }
+
   endToolCall(result: ToolCallEnd): void {
     this.run(endCallOf(result), 'endToolCall');
   }
@@ -466,21 +479,7 @@ class Session implements SafetySession {
     const action = blockOf(actions);
     if (action !== undefined) {
       this.blockStreak += 1;
-      // The block action also wrote its details (the targets it is about) into the context.
-      const block = after.context.lastBlock;
-      const init: FSMBlockedInit = {
-        state: before.value as SessionState,
-        reasonCode: action.reasonCode,
-        consecutiveBlocks: this.blockStreak,
-        readAfterWrite: before.context.readAfterWrite,
-      };
-      if (event.type === 'CHECK_TOOL' || event.type === 'BEGIN_CALL') {
-        init.toolName = event.tool;
-        init.toolKind = event.kind;
-      }
-      if (block?.targets !== undefined) init.targets = block.targets;
-      if (block?.digest !== undefined) init.digest = block.digest;
-      const blocked = new FSMBlockedError(init);
+      const blocked = blockedErrorOf(event, before, after, action.reasonCode, this.blockStreak);
       outcome =
         this.snap.context.config.mode === 'shadow'
           ? this.runUngated(event, blocked.reasonCode)
@@ -550,12 +549,6 @@ class Session implements SafetySession {
       report((e) => this.onRecorderError(e, entry), error);
     }
   }
-}
-
-/** The `block` action among those a transition ran, with its reason code (its params in the JSON). */
-function blockOf(actions: readonly NamedAction[]): { reasonCode: BlockReasonCode } | undefined {
-  for (const a of actions) if (a.type === 'block') return a.params as { reasonCode: BlockReasonCode };
-  return undefined;
 }
 
 /**

@@ -190,6 +190,17 @@ export interface SafetySession {
 
   // call-lifecycle API
   beginToolCall(call: ToolCallStart): FSMBlockedError | null;
+  /**
+   * What `beginToolCall(call)` would answer now, asked as a dry run: the machine's pure step, with
+   * nothing begun, recorded, counted or changed (an approval question must not count as a block).
+   * `null` where the call would begin (in shadow mode, always). The call is checked as
+   * `beginToolCall` checks it.
+   *
+   * @example
+   * const blocked = session.can({ id: 'c3', kind: 'write', tool: 'restart_vm', targets: ['vm:9'] });
+   * if (blocked?.reasonCode === 'TARGET_NOT_VALIDATED') askAPerson(blocked.targets);
+   */
+  can(call: ToolCallStart): FSMBlockedError | null;
   endToolCall(result: ToolCallEnd): void;
   /**
    * Records a call the tool loop refused before asking the machine

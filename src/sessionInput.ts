@@ -114,8 +114,8 @@ export const PERFORM_NAMES = Object.fromEntries(
 );
 
 /** `beginToolCall`'s argument as the recorded call, checked (fields copied one by one: nothing else rides along). */
-export function startCallOf(call: ToolCallStart): RecordedCall {
-  checkObject('beginToolCall: call', call);
+export function startCallOf(call: ToolCallStart, method = 'beginToolCall'): RecordedCall {
+  checkObject(`${method}: call`, call);
   const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check, delegates } = call;
   const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
   if (targets !== undefined) recorded.targets = targets;
@@ -127,7 +127,7 @@ export function startCallOf(call: ToolCallStart): RecordedCall {
   if (digest !== undefined) recorded.digest = digest;
   if (check !== undefined) recorded.check = check;
   if (delegates !== undefined) recorded.delegates = delegates;
-  return validCall('beginToolCall', recorded, CALL_NAMES);
+  return validCall(method, recorded, CALL_NAMES);
 }
 
 /** `endToolCall`'s argument as the recorded call, checked. */

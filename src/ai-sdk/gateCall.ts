@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FSMBlockedEnvelope, FSMBlockedError } from '../FSMBlockedError.js';
-import { restoreSafetySession, type SafetySession, type ToolCallStart } from '../SafetySession.js';
+import type { SafetySession, ToolCallStart } from '../SafetySession.js';
 import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../toolKind.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
 import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
@@ -96,12 +96,12 @@ function textOfContent(content: unknown): string {
 }
 
 /**
- * What the session would answer to `beginToolCall(start)` now, asked of a copy: nothing is
- * recorded or changed (an approval question must not count as a block or begin a call).
+ * What the session would answer to `beginToolCall(start)` now, as a dry run (`session.can`):
+ * nothing is recorded or changed (an approval question must not count as a block or begin a call).
  */
 export function probeCall(session: SafetySession, start: ToolCallStart): FSMBlockedError | null {
   try {
-    return restoreSafetySession(session.persist()).beginToolCall(start);
+    return session.can(start);
   } catch {
     return null; // the tool's own execute still asks the real session
   }
