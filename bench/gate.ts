@@ -1,4 +1,4 @@
-import { createSafetySession, type SafetySession } from '../src/SafetySession.js';
+import { createSafetySession, type SafetySession } from '../src/safety/SafetySession.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { makeFigure, ratioText, opsPerSecondPaired, type Figure } from './measure.js';
 

@@ -2,8 +2,8 @@ import { checkInvariants } from '../src/testing/checkInvariants.js';
 import { exploreMachine, type MachineGraph } from '../src/testing/exploreMachine.js';
 import { generateMutants, runMutants, tryMutant } from '../src/testing/mutate.js';
 import { generatePlans } from '../src/testing/paths.js';
-import { parseMachineDefinition } from '../src/safetyMachineDefinition.js';
-import { safetyMachine, safetyMachineDefinition } from '../src/safetyMachine.js';
+import { parseMachineDefinition } from '../src/safety/safetyMachineDefinition.js';
+import { safetyMachine, safetyMachineDefinition } from '../src/safety/safetyMachine.js';
 import { makeFigure, ratioText, timeOnce, type Figure } from './measure.js';
 
 export interface GraphSizes {

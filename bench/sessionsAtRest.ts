@@ -1,4 +1,4 @@
-import { createSafetySession, restoreSafetySession, type SafetySession } from '../src/SafetySession.js';
+import { createSafetySession, restoreSafetySession, type SafetySession } from '../src/safety/SafetySession.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { canGc, gc, makeFigure, opsPerSecondPaired, ratioText, type Figure } from './measure.js';
 

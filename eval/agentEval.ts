@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
-import { createClassifier } from '../src/classifier.js';
+import { createClassifier } from '../src/harness/classifier.js';
 import { main } from '../src/cli/main.js';
 import { type DomainCorpus, toJsonLines } from './agent/corpus.js';
 import type { RunLabel } from './agent/Run.js';

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { createLiveRecorder, type LiveRecorder } from '../src/node/createLiveRecorder.js';
 import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
 import { parseRecording } from '../src/index.js';
-import type { SessionRecorder } from '../src/RecordingEntry.js';
+import type { SessionRecorder } from '../src/safety/RecordingEntry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values, positionals } = parseArgs({

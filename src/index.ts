@@ -7,24 +7,24 @@
  */
 
 // kinds, states and codes
-export { issuesOf, formatIssues, formatPath } from './Issue.js';
-export type { Issue } from './Issue.js';
-export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './toolKind.js';
-export { BLOCK_REASONS } from './blockReasons.js';
-export type { BlockReason, BlockEvidence } from './blockReasons.js';
-export { FSMBlockedError, ErrCodeFSMBlocked, ErrCodeStrictResolution } from './FSMBlockedError.js';
-export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './FSMBlockedError.js';
+export { issuesOf, formatIssues, formatPath } from './core/Issue.js';
+export type { Issue } from './core/Issue.js';
+export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './safety/toolKind.js';
+export { BLOCK_REASONS } from './safety/blockReasons.js';
+export type { BlockReason, BlockEvidence } from './safety/blockReasons.js';
+export { FSMBlockedError, ErrCodeFSMBlocked, ErrCodeStrictResolution } from './safety/FSMBlockedError.js';
+export type { FSMBlockedEnvelope, FSMBlockedInit, RequiredEvidence } from './safety/FSMBlockedError.js';
 
 // the machine
-export { safetyMachine, safetyMachineDefinition } from './safetyMachine.js';
-export { createSafetyMachine, definitionOf } from './createSafetyMachine.js';
-export { createMachineOfKind } from './createMachineOfKind.js';
-export { defineMachineKind, draftAction } from './MachineKind.js';
-export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './MachineKind.js';
-export { safetyMachineKind } from './safetyMachineKind.js';
-export { compileMachine } from './compileMachine.js';
-export type { CompiledMachine, CompiledTransition, CompiledAction, CompiledStep } from './compileMachine.js';
-export type { Executor, MachineStep, MachineState, NamedAction } from './MachineRunner.js';
+export { safetyMachine, safetyMachineDefinition } from './safety/safetyMachine.js';
+export { createSafetyMachine, definitionOf } from './safety/createSafetyMachine.js';
+export { createMachineOfKind } from './core/createMachineOfKind.js';
+export { defineMachineKind, draftAction } from './core/MachineKind.js';
+export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './core/MachineKind.js';
+export { safetyMachineKind } from './safety/safetyMachineKind.js';
+export { compileMachine } from './core/compileMachine.js';
+export type { CompiledMachine, CompiledTransition, CompiledAction, CompiledStep } from './core/compileMachine.js';
+export type { Executor, MachineStep, MachineState, NamedAction } from './core/MachineRunner.js';
 export {
   createKindSession,
   restoreKindSession,
@@ -32,29 +32,29 @@ export {
   KindSessionError,
   KindSnapshot,
   KindRecordingEntry,
-} from './KindSession.js';
-export type { KindSession, KindSessionOptions, KindDivergence } from './KindSession.js';
-export type { SafetyMachine, SafetyMachineInput } from './createSafetyMachine.js';
+} from './core/KindSession.js';
+export type { KindSession, KindSessionOptions, KindDivergence } from './core/KindSession.js';
+export type { SafetyMachine, SafetyMachineInput } from './safety/createSafetyMachine.js';
 export {
   MachineDefinition,
   NamedRef,
   MachineDefinitionError,
   parseMachineDefinitionOfKind,
   safeParseMachineDefinitionOfKind,
-} from './MachineDefinition.js';
-export { parseMachineDefinition, safeParseMachineDefinition } from './safetyMachineDefinition.js';
+} from './core/MachineDefinition.js';
+export { parseMachineDefinition, safeParseMachineDefinition } from './safety/safetyMachineDefinition.js';
 export type {
   MachineIssue,
   MachineDefinitionResult,
   TransitionDefinition,
   StateDefinition,
-} from './MachineDefinition.js';
-export { indexMachine, refName, refParams, transitionId, parseTransitionId, ANY_STATE } from './MachineIndex.js';
-export type { MachineIndex, IndexedTransition, TransitionAddress } from './MachineIndex.js';
-export { guardImplementations } from './guards.js';
-export type { GuardName } from './guards.js';
-export { actionImplementations } from './actions.js';
-export type { ActionName } from './actions.js';
+} from './core/MachineDefinition.js';
+export { indexMachine, refName, refParams, transitionId, parseTransitionId, ANY_STATE } from './core/MachineIndex.js';
+export type { MachineIndex, IndexedTransition, TransitionAddress } from './core/MachineIndex.js';
+export { guardImplementations } from './safety/guards.js';
+export type { GuardName } from './safety/guards.js';
+export { actionImplementations } from './safety/actions.js';
+export type { ActionName } from './safety/actions.js';
 export {
   SafetyContext,
   PendingRecovery,
@@ -67,13 +67,13 @@ export {
   EXECUTION_PROFILES,
   MAX_EDITED_FILES,
   initialContext,
-} from './SafetyContext.js';
-export { callDigest, normaliseWords, userWordsFor, MIN_USER_VALUE_LENGTH } from './userWords.js';
-export { SafetyEvent, SAFETY_EVENT_TYPES } from './SafetyEvent.js';
-export { eventOfCall } from './eventOfCall.js';
+} from './safety/SafetyContext.js';
+export { callDigest, normaliseWords, userWordsFor, MIN_USER_VALUE_LENGTH } from './safety/userWords.js';
+export { SafetyEvent, SAFETY_EVENT_TYPES } from './safety/SafetyEvent.js';
+export { eventOfCall } from './safety/eventOfCall.js';
 
 // sessions
-export { createSafetySession, restoreSafetySession, SafetyInputError } from './SafetySession.js';
+export { createSafetySession, restoreSafetySession, SafetyInputError } from './safety/SafetySession.js';
 export type {
   SafetySession,
   SafetySessionOptions,
@@ -85,8 +85,8 @@ export type {
   ToolCallEnd,
   InFlightWrite,
   LoopBlock,
-} from './SafetySession.js';
-export { PersistedSession, SnapshotError, parsePersistedSession } from './PersistedSession.js';
+} from './safety/SafetySession.js';
+export { PersistedSession, SnapshotError, parsePersistedSession } from './safety/PersistedSession.js';
 
 // classification
 export {
@@ -96,8 +96,8 @@ export {
   ClassifierRulesError,
   GENERIC_READ_VERBS,
   GENERIC_WRITE_VERBS,
-} from './classifier.js';
-export { FixedRule } from './classifier.js';
+} from './harness/classifier.js';
+export { FixedRule } from './harness/classifier.js';
 export type {
   ToolClassifier,
   ToolRule,
@@ -105,7 +105,7 @@ export type {
   CallDescriptor,
   RulesClassifier,
   RuleClassification,
-} from './classifier.js';
+} from './harness/classifier.js';
 export { pulseClassifier, pulseRules } from './presets/pulse.js';
 
 // recordings
@@ -117,8 +117,8 @@ export {
   LoopBlockCode,
   RecordedBlockCode,
   summariseContext,
-} from './RecordingEntry.js';
-export type { SessionRecorder } from './RecordingEntry.js';
+} from './safety/RecordingEntry.js';
+export type { SessionRecorder } from './safety/RecordingEntry.js';
 export { parseRecording, recordingLines } from './recording/parseRecording.js';
 export type { RecordingLine } from './recording/parseRecording.js';
 export { parseRecordingLine } from './recording/parseRecordingLine.js';
@@ -173,7 +173,7 @@ export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
 export { finishToolCall } from './loop/finishToolCall.js';
 export { settleToolCall } from './loop/settleToolCall.js';
 export type { SettledCall, ToolCallSettlement } from './loop/settleToolCall.js';
-export { outcomeOfError } from './outcomeOfError.js';
+export { outcomeOfError } from './harness/outcomeOfError.js';
 
 // observing sessions
-export { combineRecorders } from './combineRecorders.js';
+export { combineRecorders } from './safety/combineRecorders.js';

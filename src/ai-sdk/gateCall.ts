@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { FSMBlockedEnvelope, FSMBlockedError } from '../FSMBlockedError.js';
-import type { SafetySession, ToolCallStart } from '../SafetySession.js';
-import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../toolKind.js';
+import type { FSMBlockedEnvelope, FSMBlockedError } from '../safety/FSMBlockedError.js';
+import type { SafetySession, ToolCallStart } from '../safety/SafetySession.js';
+import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../safety/toolKind.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
 import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
 import { callFacts, digestOf, discoveredBy } from '../loop/callFacts.js';

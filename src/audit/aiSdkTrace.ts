@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { formatPath } from '../Issue.js';
+import { formatPath } from '../core/Issue.js';
 import { TraceBuilder, type StepPlace } from './TraceBuilder.js';
 import { declarationsOf, oneOf, parseOr } from './parseProblem.js';
 import { hasText, OpenAiTraceRow, rowId, textOf } from './openaiTrace.js';

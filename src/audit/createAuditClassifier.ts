@@ -1,4 +1,4 @@
-import type { ToolKind } from '../toolKind.js';
+import type { ToolKind } from '../safety/toolKind.js';
 import {
   classifyFromTools,
   type ClassificationRule,

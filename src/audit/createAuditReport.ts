@@ -1,5 +1,5 @@
-import type { BlockReasonCode } from '../toolKind.js';
-import { ESCALATED_BY_DEFAULT } from '../blockReasons.js';
+import type { BlockReasonCode } from '../safety/toolKind.js';
+import { ESCALATED_BY_DEFAULT } from '../safety/blockReasons.js';
 import { AuditReport, COUNTERFACTUAL_NOTE } from './AuditReport.js';
 import type { TraceAudit } from './gateTrace.js';
 import type { TraceIssue } from './TraceIssue.js';

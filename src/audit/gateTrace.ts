@@ -1,7 +1,7 @@
-import { createSafetySession, type TargetMode } from '../SafetySession.js';
+import { createSafetySession, type TargetMode } from '../safety/SafetySession.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
-import type { RecordedBlockCode, SessionRecorder } from '../RecordingEntry.js';
-import type { SessionState, ToolKind } from '../toolKind.js';
+import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntry.js';
+import type { SessionState, ToolKind } from '../safety/toolKind.js';
 import type { ClassificationRule } from '../classify/index.js';
 import type { AuditTrace } from './AuditTrace.js';
 import type { AuditClassifier } from './createAuditClassifier.js';

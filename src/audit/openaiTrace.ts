@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { formatPath } from '../Issue.js';
+import { formatPath } from '../core/Issue.js';
 import { TraceBuilder } from './TraceBuilder.js';
 import { argumentsOf, declarationsOf, oneOf, parseOr, type Problem } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';

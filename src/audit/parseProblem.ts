@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { formatPath, safeParseInput } from '../Issue.js';
+import { formatPath, safeParseInput } from '../core/Issue.js';
 import { ToolDeclaration } from '../classify/index.js';
 import { describeValue } from './TraceIssue.js';
 

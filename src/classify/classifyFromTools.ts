@@ -5,10 +5,10 @@ import {
   createClassifier,
   type CallDescriptor,
   type ToolClassifier,
-} from '../classifier.js';
-import type { DiscoveredTarget } from '../discoveredTargets.js';
-import { ToolKind } from '../toolKind.js';
-import { formatIssues, issuesOf, safeParseInput, type Issue } from '../Issue.js';
+} from '../harness/classifier.js';
+import type { DiscoveredTarget } from '../harness/discoveredTargets.js';
+import { ToolKind } from '../safety/toolKind.js';
+import { formatIssues, issuesOf, safeParseInput, type Issue } from '../core/Issue.js';
 
 /*
  * A classifier built from what tools already declare: MCP annotations, a

@@ -20,5 +20,5 @@ export type {
   NameVerbs,
   ToolAnnotations,
 } from './classifyFromTools.js';
-export { discoveredTargets, ResultDiscovery } from '../discoveredTargets.js';
-export type { DiscoveredTarget } from '../discoveredTargets.js';
+export { discoveredTargets, ResultDiscovery } from '../harness/discoveredTargets.js';
+export type { DiscoveredTarget } from '../harness/discoveredTargets.js';

@@ -8,12 +8,12 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { SafetySession } from '../SafetySession.js';
-import type { BlockReasonCode } from '../toolKind.js';
+import type { SafetySession } from '../safety/SafetySession.js';
+import type { BlockReasonCode } from '../safety/toolKind.js';
 import type { CodingAgentClassifier } from '../presets/codingAgent.js';
 import { ClaudeCodeHookInput } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 
 /** Any store with `withSession(id, fn)`: `createFileSessionStore` (`/node`) or `createRedisSessionStore` (`/redis`). */
 export interface GuardSessionStore {

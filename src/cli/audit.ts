@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ClassifierRulesError } from '../classifier.js';
-import { BlockReasonCode } from '../toolKind.js';
+import { ClassifierRulesError } from '../harness/classifier.js';
+import { BlockReasonCode } from '../safety/toolKind.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
 import { UsageError, type Command } from './Command.js';

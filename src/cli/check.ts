@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkInvariants, formatViolation } from '../testing/checkInvariants.js';
 import { exploreMachine } from '../testing/exploreMachine.js';
-import type { SafetyMachine } from '../createSafetyMachine.js';
+import type { SafetyMachine } from '../safety/createSafetyMachine.js';
 import { checkKindInvariants } from '../testing/checkKindInvariants.js';
 import { exploreKind } from '../testing/exploreKind.js';
 import { UsageError, type CliIO, type Command } from './Command.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { classifyFromTools, ToolDeclarationError, type Classification } from '../classify/index.js';
-import { ClassifierRulesError } from '../classifier.js';
+import { ClassifierRulesError } from '../harness/classifier.js';
 import { UsageError, type Command } from './Command.js';
 import { withAnnotationTrust, type AnnotationTrust } from '../mcp/annotationTrust.js';
 import { annotationTrustOf, importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';

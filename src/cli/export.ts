@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { safeParseMachineDefinition } from '../safetyMachineDefinition.js';
+import { safeParseMachineDefinition } from '../safety/safetyMachineDefinition.js';
 import { toMermaid } from '../export/toMermaid.js';
 import { toScxml } from '../export/toScxml.js';
 import { UsageError, type Command } from './Command.js';

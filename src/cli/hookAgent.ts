@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXECUTION_PROFILES } from '../SafetyContext.js';
-import type { ExecutionProfile, SafetySession, TargetMode } from '../SafetySession.js';
+import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
+import type { ExecutionProfile, SafetySession, TargetMode } from '../safety/SafetySession.js';
 import { createCodingAgentClassifier } from '../presets/codingAgent.js';
 import { defaultStateDir } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
@@ -13,7 +13,7 @@ import { CursorHookInput, CURSOR_HOOK_EVENTS } from '../hooks/CursorHookInput.js
 import { respondToCodexHook } from '../hooks/respondToCodexHook.js';
 import { respondToGeminiHook } from '../hooks/respondToGeminiHook.js';
 import { cursorCwd, respondToCursorHook } from '../hooks/respondToCursorHook.js';
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 import type { CliIO } from './Command.js';
 
 /*

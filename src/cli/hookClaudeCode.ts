@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BlockReasonCode } from '../toolKind.js';
-import { EXECUTION_PROFILES } from '../SafetyContext.js';
-import type { ExecutionProfile, TargetMode } from '../SafetySession.js';
+import { BlockReasonCode } from '../safety/toolKind.js';
+import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
+import type { ExecutionProfile, TargetMode } from '../safety/SafetySession.js';
 import { ClaudeCodeHookInput, CLAUDE_CODE_HOOK_EVENTS } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
 import { createCodingAgentClassifier } from '../presets/codingAgent.js';
 import { defaultStateDir } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 import type { CliIO } from './Command.js';
 
 /*

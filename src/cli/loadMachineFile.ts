@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { AnyStateMachine } from 'xstate';
-import { createMachineOfKind, definitionOf } from '../createMachineOfKind.js';
-import { createSafetyMachine, type SafetyMachine } from '../createSafetyMachine.js';
-import { MachineDefinitionError, type MachineDefinition } from '../MachineDefinition.js';
+import { createMachineOfKind, definitionOf } from '../core/createMachineOfKind.js';
+import { createSafetyMachine, type SafetyMachine } from '../safety/createSafetyMachine.js';
+import { MachineDefinitionError, type MachineDefinition } from '../core/MachineDefinition.js';
 import { patrolKindTesting } from '../patrol/patrolKindTesting.js';
 import type { AnyMachineKindTesting } from '../testing/MachineKindTesting.js';
 import { safetyKindTesting } from '../testing/safetyKindTesting.js';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ClassifierRulesError, createClassifier } from '../classifier.js';
+import { ClassifierRulesError, createClassifier } from '../harness/classifier.js';
 import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.js';
-import type { SessionRecorder } from '../RecordingEntry.js';
-import { createSafetySession, type SafetySessionOptions } from '../SafetySession.js';
-import { BlockReasonCode } from '../toolKind.js';
+import type { SessionRecorder } from '../safety/RecordingEntry.js';
+import { createSafetySession, type SafetySessionOptions } from '../safety/SafetySession.js';
+import { BlockReasonCode } from '../safety/toolKind.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { definitionOf, type SafetyMachine } from '../createSafetyMachine.js';
+import { definitionOf, type SafetyMachine } from '../safety/createSafetyMachine.js';
 import { exploreKind } from '../testing/exploreKind.js';
 import { kindPlans } from '../testing/kindPaths.js';
 import { machineFileArgument } from './check.js';

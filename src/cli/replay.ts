@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { RecordingParseError, replayRecordingStream, type Divergence } from '../index.js';
-import type { RecordedCallType } from '../RecordingEntry.js';
+import type { RecordedCallType } from '../safety/RecordingEntry.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { definitionOf } from '../createSafetyMachine.js';
+import { definitionOf } from '../safety/createSafetyMachine.js';
 import { CoverageTracker, formatFigure } from '../testing/coverage.js';
 import { exploreMachine } from '../testing/exploreMachine.js';
 import { plansToJUnit } from '../testing/formatPlans.js';
 import { shortestPlans, simplePlans } from '../testing/paths.js';
 import { runPlan } from '../testing/runPlan.js';
-import { safetyMachine } from '../safetyMachine.js';
+import { safetyMachine } from '../safety/safetyMachine.js';
 import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { parseDepth } from './paths.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NamedRef, TransitionDefinition, type MachineDefinition } from '../MachineDefinition.js';
+import { NamedRef, TransitionDefinition, type MachineDefinition } from '../core/MachineDefinition.js';
 import { MachineLayout, NodePosition } from './MachineLayout.js';
 
 /*

@@ -1,4 +1,4 @@
-import type { NamedRef, TransitionDefinition } from '../MachineDefinition.js';
+import type { NamedRef, TransitionDefinition } from '../core/MachineDefinition.js';
 
 /**
  * A guard or action reference as diagrams show it, parameters in brackets.

@@ -1,4 +1,4 @@
-import type { MachineDefinition } from '../MachineDefinition.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
 import { transitionLabel } from './describeTransition.js';
 
 // Mermaid reads `;` and `#` specially in labels; `:` only matters before the label.

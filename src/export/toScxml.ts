@@ -1,5 +1,5 @@
-import type { MachineDefinition, NamedRef, TransitionDefinition } from '../MachineDefinition.js';
-import { refName } from '../MachineIndex.js';
+import type { MachineDefinition, NamedRef, TransitionDefinition } from '../core/MachineDefinition.js';
+import { refName } from '../core/MachineIndex.js';
 
 /** Namespace of the named guards and actions in exported SCXML. */
 export const SCXML_ACTION_NAMESPACE = 'urn:assistant-safety:scxml';

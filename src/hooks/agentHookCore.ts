@@ -1,5 +1,5 @@
-import type { SafetySession } from '../SafetySession.js';
-import type { FSMBlockedError } from '../FSMBlockedError.js';
+import type { SafetySession } from '../safety/SafetySession.js';
+import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
 import {
   codingCallStart,

@@ -1,4 +1,4 @@
-import type { BlockReasonCode } from '../toolKind.js';
+import type { BlockReasonCode } from '../safety/toolKind.js';
 
 /*
  * A block in words a model and a person can act on: one sentence each, built only from the

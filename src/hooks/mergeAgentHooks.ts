@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 
 /*
  * The pure merges of `hook install codex|gemini|cursor`: the gate's hook command added to each

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 
 /** One hook command of a Claude Code settings file. */
 const HookCommand = z.looseObject({ type: z.string(), command: z.optional(z.string()) });

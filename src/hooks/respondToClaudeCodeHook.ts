@@ -1,6 +1,6 @@
-import type { SafetySession } from '../SafetySession.js';
+import type { SafetySession } from '../safety/SafetySession.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
-import type { BlockReasonCode } from '../toolKind.js';
+import type { BlockReasonCode } from '../safety/toolKind.js';
 import {
   codingAgentClassifier,
   codingCallStart,
@@ -10,7 +10,7 @@ import {
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
 import { explainBlock } from './explainBlock.js';
-import type { FSMBlockedError } from '../FSMBlockedError.js';
+import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
 
 /** Options of {@link respondToClaudeCodeHook}. */
 export interface ClaudeCodeHookOptions {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { RecordingEntry } from '../RecordingEntry.js';
-import { SessionState } from '../toolKind.js';
+import { RecordingEntry } from '../safety/RecordingEntry.js';
+import { SessionState } from '../safety/toolKind.js';
 
 /*
  * The live hub's wire protocol: every WebSocket message, both ways, as zod

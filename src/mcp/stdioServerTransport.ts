@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { formatPath } from '../MachineDefinition.js';
+import { formatPath } from '../core/MachineDefinition.js';
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './jsonRpc.js';
 
 export interface StdioServerTransportOptions {

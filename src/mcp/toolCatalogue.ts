@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { classifyFromTools, type ExplainingClassifier, type ToolDeclaration } from '../classify/index.js';
-import type { CallDescriptor } from '../classifier.js';
+import type { CallDescriptor } from '../harness/classifier.js';
 import { TOOL_KINDS, type ToolKind } from '../index.js';
 import { withAnnotationTrust, type AnnotationTrust } from './annotationTrust.js';
 import { asObject, messageOf } from './jsonRpc.js';

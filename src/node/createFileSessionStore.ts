@@ -23,13 +23,13 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
-import { formatIssues, issuesOf } from '../Issue.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
 import {
   createSafetySession,
   restoreSafetySession,
   type SafetySession,
   type SafetySessionOptions,
-} from '../SafetySession.js';
+} from '../safety/SafetySession.js';
 
 /*
  * Sessions kept in files, for processes that live for one event (a coding agent's hooks).

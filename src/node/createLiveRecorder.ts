@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
+import type { RecordingEntry, SessionRecorder } from '../safety/RecordingEntry.js';
 import {
   ProtocolError,
   Ack,

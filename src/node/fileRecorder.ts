@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RecordingEntry, SessionRecorder } from '../RecordingEntry.js';
+import type { RecordingEntry, SessionRecorder } from '../safety/RecordingEntry.js';
 import { MAX_LINE_LENGTH } from '../recording/createLineSplitter.js';
 
 /** A string in an entry longer than this many characters is written shortened (see {@link shortenLongString}). */

@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { MachineDefinition } from '../MachineDefinition.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
 import { formatJson } from '../editor/formatJson.js';
 import { validateMachineFile } from './validateMachineFile.js';

@@ -1,5 +1,5 @@
-import { MachineDefinitionError, type MachineDefinition, type MachineIssue } from '../MachineDefinition.js';
-import { safeParseMachineDefinition } from '../safetyMachineDefinition.js';
+import { MachineDefinitionError, type MachineDefinition, type MachineIssue } from '../core/MachineDefinition.js';
+import { safeParseMachineDefinition } from '../safety/safetyMachineDefinition.js';
 import { parsePatrolMachineDefinition } from '../patrol/createPatrolMachine.js';
 
 /** A Patrol run machine's file name (without `.json`): `patrol`, `patrol-…`, `patrol_…`. */

@@ -4,14 +4,14 @@ import {
   ClassifierRulesError,
   type CallDescriptor,
   type RulesClassifier,
-} from '../classifier.js';
-import type { ToolKind } from '../toolKind.js';
-import type { ToolCallStart } from '../SafetySessionTypes.js';
+} from '../harness/classifier.js';
+import type { ToolKind } from '../safety/toolKind.js';
+import type { ToolCallStart } from '../safety/SafetySessionTypes.js';
 import { classifyShellCommand } from './classifyShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import { ShellRules } from './ShellRules.js';
 import { classifyFromTools } from '../classify/classifyFromTools.js';
-import { issuesOf, safeParseInput } from '../Issue.js';
+import { issuesOf, safeParseInput } from '../core/Issue.js';
 
 export { fileTarget };
 

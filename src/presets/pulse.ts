@@ -1,4 +1,4 @@
-import { createClassifier, type ClassifierRules, type RulesClassifier } from '../classifier.js';
+import { createClassifier, type ClassifierRules, type RulesClassifier } from '../harness/classifier.js';
 
 /*
  * The reference product's tool table, as declarative rules. Where the table

@@ -1,5 +1,5 @@
-import type { Issue } from '../Issue.js';
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { Issue } from '../core/Issue.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 
 /** Thrown by {@link parseRecording}; `entries` holds every complete, valid line before the bad one. */
 export class RecordingParseError extends Error {

@@ -1,5 +1,5 @@
-import type { RecordedCall } from '../RecordingEntry.js';
-import type { CallOutcome, SafetySession } from '../SafetySession.js';
+import type { RecordedCall } from '../safety/RecordingEntry.js';
+import type { CallOutcome, SafetySession } from '../safety/SafetySession.js';
 
 export type { CallOutcome };
 

@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 
 /** A recorder that keeps entries in memory. */
 export interface MemoryRecorder {

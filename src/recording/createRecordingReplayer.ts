@@ -1,8 +1,8 @@
-import type { SafetyMachine } from '../createSafetyMachine.js';
-import { summariseContext, type ContextSummary, type RecordingEntry } from '../RecordingEntry.js';
-import type { SafetyContext } from '../SafetyContext.js';
-import { createSafetySession, restoreSafetySession, type SafetySession } from '../SafetySession.js';
-import type { SessionState } from '../toolKind.js';
+import type { SafetyMachine } from '../safety/createSafetyMachine.js';
+import { summariseContext, type ContextSummary, type RecordingEntry } from '../safety/RecordingEntry.js';
+import type { SafetyContext } from '../safety/SafetyContext.js';
+import { createSafetySession, restoreSafetySession, type SafetySession } from '../safety/SafetySession.js';
+import type { SessionState } from '../safety/toolKind.js';
 import { applyCall, type CallOutcome } from './applyCall.js';
 
 /** Where a replay did something other than what was recorded. */

@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { createLineSplitter } from './createLineSplitter.js';
 import { isBlank, readLine, type ParseRecordingOptions } from './parseRecordingLine.js';
 import { RecordingParseError } from './RecordingParseError.js';

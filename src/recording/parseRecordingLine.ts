@@ -1,6 +1,6 @@
-import { formatPath, issuesOf, safeParseInput, type Issue } from '../Issue.js';
-import { RecordingEntry } from '../RecordingEntry.js';
-import { quickCheckEntry } from '../quickCheckEntry.js';
+import { formatPath, issuesOf, safeParseInput, type Issue } from '../core/Issue.js';
+import { RecordingEntry } from '../safety/RecordingEntry.js';
+import { quickCheckEntry } from '../safety/quickCheckEntry.js';
 import { RecordingParseError } from './RecordingParseError.js';
 
 export interface ParseRecordingOptions {

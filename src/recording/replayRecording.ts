@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { createRecordingReplayer, type ReplayOptions, type ReplayResult } from './createRecordingReplayer.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { forEachChunkLine, type RecordingChunk } from './createLineSplitter.js';
 import {
   createRecordingReplayer,

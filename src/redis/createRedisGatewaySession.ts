@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import type { SafetySession } from '../index.js';
-import { MAX_HOLDER_LENGTH } from '../RecordingEntry.js';
+import { MAX_HOLDER_LENGTH } from '../safety/RecordingEntry.js';
 import type { OrphanedCall, SharedGatewaySession } from '../mcp/SharedGatewaySession.js';
 import {
   createRedisSessionStore,

@@ -1,6 +1,6 @@
 import type { FSMBlockedError, ToolCallEnd, ToolCallStart } from '../index.js';
 import { finishToolCall } from '../loop/finishToolCall.js';
-import { outcomeOfError } from '../outcomeOfError.js';
+import { outcomeOfError } from '../harness/outcomeOfError.js';
 import type { RedisSessionStore } from './createRedisSessionStore.js';
 
 /** What {@link runGuardedToolCall} did with the call. */

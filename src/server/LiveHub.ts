@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { RecordingEntry } from '../RecordingEntry.js';
+import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { ClientMessage, MAX_ENTRIES_PER_MESSAGE, type LiveSessionInfo, type ServerMessage } from '../live/protocol.js';
 
 /*

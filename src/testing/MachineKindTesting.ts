@@ -1,4 +1,4 @@
-import type { AnyMachineKind } from '../MachineKind.js';
+import type { AnyMachineKind } from '../core/MachineKind.js';
 import type { KindExploration, KindGraph, KindStep } from './exploreKind.js';
 
 /**

@@ -1,12 +1,12 @@
-import { eventOfCall } from '../eventOfCall.js';
-import { callDigest } from '../userWords.js';
+import { eventOfCall } from '../safety/eventOfCall.js';
+import { callDigest } from '../safety/userWords.js';
 import { applyCall } from '../index.js';
-import type { RecordedBlockCode, RecordedCall } from '../RecordingEntry.js';
-import type { InFlightCall, SafetyConfig, SafetyContext } from '../SafetyContext.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
-import type { FSMBlockedError } from '../FSMBlockedError.js';
-import type { SafetySession } from '../SafetySession.js';
-import { TOOL_KINDS, type BlockReasonCode, type ToolKind } from '../toolKind.js';
+import type { RecordedBlockCode, RecordedCall } from '../safety/RecordingEntry.js';
+import type { InFlightCall, SafetyConfig, SafetyContext } from '../safety/SafetyContext.js';
+import type { SafetyEvent } from '../safety/SafetyEvent.js';
+import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
+import type { SafetySession } from '../safety/SafetySession.js';
+import { TOOL_KINDS, type BlockReasonCode, type ToolKind } from '../safety/toolKind.js';
 
 /*
  * A move is what a test does to a session, independent of call ids and

@@ -1,5 +1,5 @@
-import type { SafetyContext } from '../SafetyContext.js';
-import { DECISION_EVENT_TYPES, type SafetyEvent } from '../SafetyEvent.js';
+import type { SafetyContext } from '../safety/SafetyContext.js';
+import { DECISION_EVENT_TYPES, type SafetyEvent } from '../safety/SafetyEvent.js';
 
 /** The part of a machine snapshot the invariants read: its state and its context. */
 export interface SafetySnapshotLike {

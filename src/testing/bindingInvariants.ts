@@ -24,8 +24,8 @@ import {
   without,
   type Invariant,
 } from './stepFacts.js';
-import { normaliseWords } from '../userWords.js';
-import { FILE_TARGET_PREFIX } from '../SafetyContext.js';
+import { normaliseWords } from '../safety/userWords.js';
+import { FILE_TARGET_PREFIX } from '../safety/SafetyContext.js';
 
 /**
  * The rules of target binding and human evidence (I18–I21), each a predicate

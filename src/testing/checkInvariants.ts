@@ -1,5 +1,5 @@
-import type { SafetyConfig, SafetyContext } from '../SafetyContext.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
+import type { SafetyConfig, SafetyContext } from '../safety/SafetyContext.js';
+import type { SafetyEvent } from '../safety/SafetyEvent.js';
 import { checkKindInvariants } from './checkKindInvariants.js';
 import { configText, describeStep } from './describeStep.js';
 import type { KindStep } from './exploreKind.js';

@@ -1,4 +1,4 @@
-import { MAX_VALIDATED_TARGETS } from '../SafetyContext.js';
+import { MAX_VALIDATED_TARGETS } from '../safety/SafetyContext.js';
 import {
   changedFlags,
   describeChange,

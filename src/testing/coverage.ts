@@ -1,7 +1,7 @@
-import type { MachineDefinition } from '../MachineDefinition.js';
-import { indexMachine, type IndexedTransition } from '../MachineIndex.js';
-import type { AnyMachineKind } from '../MachineKind.js';
-import { safetyMachineKind } from '../safetyMachineKind.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
+import { indexMachine, type IndexedTransition } from '../core/MachineIndex.js';
+import type { AnyMachineKind } from '../core/MachineKind.js';
+import { safetyMachineKind } from '../safety/safetyMachineKind.js';
 
 /*
  * Coverage is measured against the machine JSON itself: every state, every

@@ -1,4 +1,4 @@
-import type { SafetyConfig } from '../SafetyContext.js';
+import type { SafetyConfig } from '../safety/SafetyContext.js';
 import type { GraphEdge } from './exploreMachine.js';
 
 const KIND_OF_DECISION: Record<string, string> = { finalAnswer: 'final answer' };

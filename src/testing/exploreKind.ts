@@ -1,6 +1,6 @@
 import { createEmptyActor, type AnyStateMachine } from 'xstate';
-import { definitionOf } from '../createMachineOfKind.js';
-import type { MachineDefinition } from '../MachineDefinition.js';
+import { definitionOf } from '../core/createMachineOfKind.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
 
 /*
  * The explorer of any machine kind: breadth-first over every configuration a

@@ -1,15 +1,15 @@
 import type { AnyStateMachine } from 'xstate';
-import type { SafetyMachine, SafetyMachineInput } from '../createSafetyMachine.js';
-import type { MachineDefinition } from '../MachineDefinition.js';
+import type { SafetyMachine, SafetyMachineInput } from '../safety/createSafetyMachine.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
 import {
   DEFAULT_CONFIG,
   RECOVERY_TTL_MS,
   type InFlightCall,
   type SafetyConfig,
   type SafetyContext,
-} from '../SafetyContext.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
-import type { BlockReasonCode, SessionState } from '../toolKind.js';
+} from '../safety/SafetyContext.js';
+import type { SafetyEvent } from '../safety/SafetyEvent.js';
+import type { BlockReasonCode, SessionState } from '../safety/toolKind.js';
 import {
   callShapes,
   moveLabel,

@@ -1,5 +1,5 @@
 import { createActor, type AnyStateMachine } from 'xstate';
-import type { AnyMachineKind } from '../MachineKind.js';
+import type { AnyMachineKind } from '../core/MachineKind.js';
 import { resolveTransition } from './coverage.js';
 import { kindPathTo, type KindEdge, type KindGraph, type KindStep } from './exploreKind.js';
 

@@ -1,6 +1,6 @@
-import type { SafetyMachine } from '../createSafetyMachine.js';
-import type { SafetyConfig } from '../SafetyContext.js';
-import { createSafetySession } from '../SafetySession.js';
+import type { SafetyMachine } from '../safety/createSafetyMachine.js';
+import type { SafetyConfig } from '../safety/SafetyContext.js';
+import { createSafetySession } from '../safety/SafetySession.js';
 import { describeStep } from './describeStep.js';
 import type { GraphEdge } from './exploreMachine.js';
 import { invariants as allInvariants, type Invariant } from './invariants.js';

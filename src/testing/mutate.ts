@@ -1,12 +1,12 @@
-import { createMachineOfKind } from '../createMachineOfKind.js';
+import { createMachineOfKind } from '../core/createMachineOfKind.js';
 import {
   MachineDefinitionError,
   type MachineDefinition,
   type TransitionDefinition,
   type TransitionMap,
-} from '../MachineDefinition.js';
+} from '../core/MachineDefinition.js';
 import { formatRef } from '../export/describeTransition.js';
-import { indexMachine } from '../MachineIndex.js';
+import { indexMachine } from '../core/MachineIndex.js';
 import { exploreKind, type KindStep } from './exploreKind.js';
 import type { ExploreOptions } from './exploreMachine.js';
 import type { Invariant } from './invariants.js';

@@ -1,8 +1,8 @@
-import { definitionOf } from '../createSafetyMachine.js';
-import type { RecordedBlockCode } from '../RecordingEntry.js';
-import type { SafetyConfig } from '../SafetyContext.js';
-import type { BlockReasonCode, SessionState } from '../toolKind.js';
-import { safetyMachineKind } from '../safetyMachineKind.js';
+import { definitionOf } from '../safety/createSafetyMachine.js';
+import type { RecordedBlockCode } from '../safety/RecordingEntry.js';
+import type { SafetyConfig } from '../safety/SafetyContext.js';
+import type { BlockReasonCode, SessionState } from '../safety/toolKind.js';
+import { safetyMachineKind } from '../safety/safetyMachineKind.js';
 import { guardOutcomeIds, transitionsOf } from './coverage.js';
 import { pathName } from './describeStep.js';
 import type { GraphEdge, MachineGraph } from './exploreMachine.js';

@@ -1,4 +1,4 @@
-import type { MachineDefinition } from '../MachineDefinition.js';
+import type { MachineDefinition } from '../core/MachineDefinition.js';
 import type { CheckResult } from './checkInvariants.js';
 import { CoverageTracker, formatFigure, resolveTransition, transitionsOf, type Coverage } from './coverage.js';
 import type { MachineGraph } from './exploreMachine.js';

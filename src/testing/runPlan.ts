@@ -1,8 +1,8 @@
 import { getNextSnapshot } from 'xstate';
-import type { SafetyMachine } from '../createSafetyMachine.js';
-import type { SafetyConfig } from '../SafetyContext.js';
-import { createSafetySession, type SafetySession, type SafetySessionOptions } from '../SafetySession.js';
-import { safetyMachine } from '../safetyMachine.js';
+import type { SafetyMachine } from '../safety/createSafetyMachine.js';
+import type { SafetyConfig } from '../safety/SafetyContext.js';
+import { createSafetySession, type SafetySession, type SafetySessionOptions } from '../safety/SafetySession.js';
+import { safetyMachine } from '../safety/safetyMachine.js';
 import { applyMove, moveLabel, moveToEvent, type Move } from './Move.js';
 import type { PathPlan, StepExpectation } from './paths.js';
 import { stepOf, type Step, type StepDecision } from './Step.js';

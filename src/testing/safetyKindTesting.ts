@@ -1,7 +1,7 @@
-import type { SafetyMachineInput } from '../createSafetyMachine.js';
-import type { SafetyContext } from '../SafetyContext.js';
-import type { SafetyEvent } from '../SafetyEvent.js';
-import { safetyMachineKind } from '../safetyMachineKind.js';
+import type { SafetyMachineInput } from '../safety/createSafetyMachine.js';
+import type { SafetyContext } from '../safety/SafetyContext.js';
+import type { SafetyEvent } from '../safety/SafetyEvent.js';
+import { safetyMachineKind } from '../safety/safetyMachineKind.js';
 import { EQUIVALENT_MUTANTS } from './equivalentMutants.js';
 import { safetyExploration, type ExploreOptions } from './exploreMachine.js';
 import { invariants as allInvariants, type Invariant } from './invariants.js';

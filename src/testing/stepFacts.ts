@@ -1,6 +1,6 @@
-import { APPROVAL_TTL_MS, MAX_EDITED_FILES, type SafetyContext } from '../SafetyContext.js';
-import type { BlockReasonCode, SessionState, ToolKind } from '../toolKind.js';
-import { callDigest, userWordsFor } from '../userWords.js';
+import { APPROVAL_TTL_MS, MAX_EDITED_FILES, type SafetyContext } from '../safety/SafetyContext.js';
+import type { BlockReasonCode, SessionState, ToolKind } from '../safety/toolKind.js';
+import { callDigest, userWordsFor } from '../safety/userWords.js';
 import type { Step } from './Step.js';
 
 /*

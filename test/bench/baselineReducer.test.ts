@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialReducerState, reduce, type ReducerEvent, type ReducerState } from '../../bench/baselineReducer.js';
-import { createSafetySession, type SafetySession } from '../../src/SafetySession.js';
+import { createSafetySession, type SafetySession } from '../../src/safety/SafetySession.js';
 
 /*
  * The gate benchmark's ratio is only meaningful if its yardstick does what the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSafetySession, restoreSafetySession, SnapshotError } from 'assistant-safety';
-import { copyWithChecksum } from '../../src/snapshotChecksum.js';
+import { copyWithChecksum } from '../../src/core/snapshotChecksum.js';
 
 /*
  * A checksum spares a restore the parsing, but anyone who edits a snapshot can recompute it. What

@@ -12,7 +12,7 @@ import {
   ToolCall,
   ToolKind,
 } from 'assistant-safety';
-import { safeParseInput } from '../../src/Issue.js';
+import { safeParseInput } from '../../src/core/Issue.js';
 
 const schemas = {
   ClassifierRules,

@@ -13,8 +13,8 @@ import {
   ToolKind,
 } from 'assistant-safety';
 import { recordTemplate } from '../../bench/generateRecording.js';
-import { formatPath, safeParseInput } from '../../src/Issue.js';
-import { quickCheckEntry } from '../../src/quickCheckEntry.js';
+import { formatPath, safeParseInput } from '../../src/core/Issue.js';
+import { quickCheckEntry } from '../../src/safety/quickCheckEntry.js';
 import { manualClock } from './clock.js';
 import { driveEverything } from './fixtures.js';
 

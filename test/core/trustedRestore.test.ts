@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSafetySession, restoreSafetySession, SnapshotError } from 'assistant-safety';
-import { copyWithChecksum } from '../../src/snapshotChecksum.js';
+import { copyWithChecksum } from '../../src/core/snapshotChecksum.js';
 import { sessionCall } from '../compiled/executors.js';
 
 /*

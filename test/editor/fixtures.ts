@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { EditorDocument } from '../../src/editor/MachineEdit.js';
 import { emptyLayout } from '../../src/editor/MachineLayout.js';
-import type { MachineDefinition } from '../../src/MachineDefinition.js';
+import type { MachineDefinition } from '../../src/core/MachineDefinition.js';
 import { createEditorState, type EditorState } from '../../viz/editor/model/editorReducer.js';
 
 /** The shipped machine's JSON, as the editor loads it (a fresh copy each call). */

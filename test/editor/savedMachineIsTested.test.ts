@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { applyMachineEdit } from '../../src/editor/MachineEdit.js';
 import { emptyLayout } from '../../src/editor/MachineLayout.js';
 import { readMachineFile, saveMachineFile } from '../../src/node/machineFiles.js';
-import type { MachineDefinition } from '../../src/MachineDefinition.js';
+import type { MachineDefinition } from '../../src/core/MachineDefinition.js';
 import { RESOLVING_WRITE } from './fixtures.js';
 
 async function run(args: string[]) {

@@ -135,6 +135,31 @@ describe('the package boundaries', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('should keep the root entry in layers: core knows no kind, safety no harness, and every root module in one', () => {
+    // src/core: the generic engine (definition, index, compile, runner, kind session); src/safety: the
+    // safety kind (its JSON's guards and actions, context, events, session); src/harness: what turns
+    // tool calls into session calls (rules, classifier, discovery). Each imports only the ones before it.
+    const below: Record<string, readonly string[]> = {
+      core: ['core'],
+      safety: ['core', 'safety'],
+      harness: ['core', 'safety', 'harness'],
+    };
+    const upward: string[] = [];
+    for (const [layer, allowed] of Object.entries(below)) {
+      for (const file of filesUnder(`src/${layer}`)) {
+        for (const spec of specifiers(file).filter((s) => s.startsWith('.'))) {
+          const to = target(file, spec).split('/');
+          if (to[0] === 'src' && to.length > 2 && !allowed.includes(to[1]!))
+            upward.push(`${file} imports ${to.join('/')}`);
+          if (to[0] === 'src' && to.length === 2) upward.push(`${file} imports ${to.join('/')}`);
+        }
+      }
+    }
+    expect(upward).toEqual([]);
+    const loose = readdirSync(join(root, 'src')).filter((n) => /\.tsx?$/.test(n) && n !== 'index.ts');
+    expect(loose).toEqual([]);
+  });
+
   it('should keep every source file under 600 lines', () => {
     const long = filesUnder('src')
       .map((f) => ({ f, lines: readFileSync(join(root, f), 'utf8').split('\n').length }))

@@ -4,7 +4,7 @@
  */
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
-import { safeParseInput } from './Issue.js';
+import { safeParseInput } from '../core/Issue.js';
 import type { ToolCallEnd, ToolCallStart } from './SafetySessionTypes.js';
 
 /** Thrown for a call with malformed arguments; nothing was applied. */

@@ -1,4 +1,4 @@
-import definition from '../machines/assistant-safety.json' with { type: 'json' };
+import definition from '../../machines/assistant-safety.json' with { type: 'json' };
 import { createSafetyMachine } from './createSafetyMachine.js';
 
 /** The validated definition of the shipped machine (`machines/assistant-safety.json`). */

@@ -1,6 +1,6 @@
 import { actionImplementations } from './actions.js';
 import { guardImplementations } from './guards.js';
-import { defineMachineKind } from './MachineKind.js';
+import { defineMachineKind } from '../core/MachineKind.js';
 import { PERSISTED_SESSION_VERSION, SNAPSHOT_MIGRATIONS } from './PersistedSession.js';
 import { summariseContext } from './RecordingEntry.js';
 import { copyContext, DEFAULT_CONFIG, initialContext, SafetyContext, type SafetyConfig } from './SafetyContext.js';

@@ -1,9 +1,9 @@
 /*
  * The safety session's public vocabulary: its options, the calls it takes, what it answers, and the
- * session interface itself (src/SafetySession.ts implements it).
+ * session interface itself (src/safety/SafetySession.ts implements it).
  */
 import type { SafetyMachine } from './createSafetyMachine.js';
-import type { Executor } from './MachineRunner.js';
+import type { Executor } from '../core/MachineRunner.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import type { PersistedSession } from './PersistedSession.js';
 import type { Decision, RecordedBlockCode, RecordedCall, RecordingEntry, SessionRecorder } from './RecordingEntry.js';

@@ -13,7 +13,7 @@ import {
 import type { SafetyEvent } from './SafetyEvent.js';
 import { digestOf, evidenceTargets, subjectOf, unvalidatedTargets, userNamedTargets } from './guards.js';
 import { MAX_USER_MESSAGES, normaliseWords } from './userWords.js';
-import { draftAction } from './MachineKind.js';
+import { draftAction } from '../core/MachineKind.js';
 import { BlockReasonCode, isDiscoveryKind } from './toolKind.js';
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { ToolKind } from './toolKind.js';
-import { formatIssues, safeParseInput, type Issue } from './Issue.js';
+import { ToolKind } from '../safety/toolKind.js';
+import { formatIssues, safeParseInput, type Issue } from '../core/Issue.js';
 import { discoveredTargets, type DiscoveredTarget } from './discoveredTargets.js';
 import { ownValue, valuesAt } from './valuesAt.js';
 import { factIssues } from './ruleFacts.js';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
-import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
+import { formatIssues, issuesOf, safeParseInput, type Issue } from '../core/Issue.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
 export const PERSISTED_SESSION_VERSION = 4;

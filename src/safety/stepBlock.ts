@@ -1,5 +1,5 @@
 import { FSMBlockedError, type FSMBlockedInit } from './FSMBlockedError.js';
-import type { NamedAction } from './MachineRunner.js';
+import type { NamedAction } from '../core/MachineRunner.js';
 import type { SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import type { BlockReasonCode, SessionState } from './toolKind.js';

@@ -5,7 +5,7 @@ import {
   type MachineState,
   type MachineStep,
   type NamedAction,
-} from './MachineRunner.js';
+} from '../core/MachineRunner.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import { blockedErrorOf, blockOf } from './stepBlock.js';
 import {
@@ -22,7 +22,7 @@ import { safetyMachine } from './safetyMachine.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 import { BlockReasonCode, type SessionState, type ToolKind } from './toolKind.js';
 import { evidenceFor } from './blockReasons.js';
-import { safeParseInput } from './Issue.js';
+import { safeParseInput } from '../core/Issue.js';
 import {
   BLOCK_NAMES,
   checkId,
@@ -34,7 +34,7 @@ import {
   startCallOf,
   endCallOf,
 } from './sessionInput.js';
-import { copyWithChecksum } from './snapshotChecksum.js';
+import { copyWithChecksum } from '../core/snapshotChecksum.js';
 import {
   executorFor,
   configFrom,

@@ -1,10 +1,10 @@
-import type { AnyMachineKind } from './MachineKind.js';
+import type { AnyMachineKind } from '../core/MachineKind.js';
 import {
   parseMachineDefinitionOfKind,
   safeParseMachineDefinitionOfKind,
   type MachineDefinition,
   type MachineDefinitionResult,
-} from './MachineDefinition.js';
+} from '../core/MachineDefinition.js';
 import { safetyMachineKind } from './safetyMachineKind.js';
 
 /*

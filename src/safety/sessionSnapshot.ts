@@ -15,12 +15,12 @@ import {
 } from './SafetyContext.js';
 import { MAX_USER_MESSAGES } from './userWords.js';
 import type { AnyStateMachine } from 'xstate';
-import { compiledUnavailable } from './createMachineOfKind.js';
-import { safeParseInput } from './Issue.js';
-import { copyWithChecksum, type ShallowCopy } from './snapshotChecksum.js';
+import { compiledUnavailable } from '../core/createMachineOfKind.js';
+import { safeParseInput } from '../core/Issue.js';
+import { copyWithChecksum, type ShallowCopy } from '../core/snapshotChecksum.js';
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
 import { describe, SafetyInputError } from './sessionInput.js';
-import { defaultExecutor, type Executor } from './MachineRunner.js';
+import { defaultExecutor, type Executor } from '../core/MachineRunner.js';
 
 /** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
 export function readingOf(now: () => number): number | undefined {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ToolKind } from './toolKind.js';
+import { ToolKind } from '../safety/toolKind.js';
 import { ResultDiscovery } from './discoveredTargets.js';
 
 /*

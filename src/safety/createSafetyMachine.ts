@@ -1,10 +1,10 @@
 import { setup } from 'xstate';
-import { createMachineOfKind } from './createMachineOfKind.js';
+import { createMachineOfKind } from '../core/createMachineOfKind.js';
 import { DEFAULT_CONFIG, initialContext, type SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachineKind, type SafetyMachineInput } from './safetyMachineKind.js';
 
-export { definitionOf } from './createMachineOfKind.js';
+export { definitionOf } from '../core/createMachineOfKind.js';
 
 export type { SafetyMachineInput } from './safetyMachineKind.js';
 

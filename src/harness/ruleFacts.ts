@@ -1,6 +1,6 @@
 import type { ToolRule } from './ToolRule.js';
-import type { Issue } from './Issue.js';
-import type { ToolKind } from './toolKind.js';
+import type { Issue } from '../core/Issue.js';
+import type { ToolKind } from '../safety/toolKind.js';
 
 /*
  * The provenance facts of a rule are each for one kind of call: `discovers` for a read or a

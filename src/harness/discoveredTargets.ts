@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_CALL_TARGETS, MAX_TARGET_LENGTH } from './SafetyContext.js';
+import { MAX_CALL_TARGETS, MAX_TARGET_LENGTH } from '../safety/SafetyContext.js';
 import { ownValue, valuesAt } from './valuesAt.js';
 
 /**
