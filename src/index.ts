@@ -7,7 +7,7 @@
  */
 
 // kinds, states and codes
-export { issuesOf, formatIssues, formatPath } from './core/Issue.js';
+export { issuesOf, formatIssues, formatPath, IssueError } from './core/Issue.js';
 export type { Issue } from './core/Issue.js';
 export { ToolKind, SessionState, BlockReasonCode, TOOL_KINDS, SESSION_STATES } from './safety/toolKind.js';
 export { BLOCK_REASONS } from './safety/blockReasons.js';

@@ -12,6 +12,28 @@ export interface Issue {
   message: string;
 }
 
+/**
+ * What the package throws for input it refuses (a machine, a snapshot, an event of a kind): the
+ * problems as data, `code` for the error and `issues` with a path each, and a message naming them.
+ * Catch this one type to handle any of them alike.
+ *
+ * @example
+ * try {
+ *   restoreSafetySession(text);
+ * } catch (e) {
+ *   if (e instanceof IssueError) for (const i of e.issues) console.log(formatPath(i.path), i.message);
+ * }
+ */
+export abstract class IssueError<I extends Issue = Issue> extends Error {
+  abstract readonly code: string;
+  constructor(
+    message: string,
+    readonly issues: I[] = [],
+  ) {
+    super(message);
+  }
+}
+
 // The core uses zod/mini, which ships no messages: without these, every issue
 // would read "Invalid input". English messages are passed per parse, so the
 // application's own zod configuration (a locale, an error map) is left alone.

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
-import { formatIssues, issuesOf, safeParseInput, type Issue } from './Issue.js';
+import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from './Issue.js';
 import type { AnyMachineKind } from './MachineKind.js';
 import { compiledUnavailable } from './createMachineOfKind.js';
 import {
@@ -50,13 +50,10 @@ export const KindRecordingEntry = z.strictObject({
 export type KindRecordingEntry = z.infer<typeof KindRecordingEntry>;
 
 /** Thrown for an event, snapshot or entry the kind does not accept; nothing was applied. */
-export class KindSessionError extends Error {
+export class KindSessionError extends IssueError {
   readonly code = 'INVALID_KIND_INPUT' as const;
-  constructor(
-    message: string,
-    readonly issues: Issue[] = [],
-  ) {
-    super(message);
+  constructor(message: string, issues: Issue[] = []) {
+    super(message, issues);
     this.name = 'KindSessionError';
   }
 }

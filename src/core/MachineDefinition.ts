@@ -85,17 +85,18 @@ export interface MachineIssue extends Issue {
 }
 
 /** Thrown for a malformed machine; `issues` lists every problem found, not only the first. */
-export class MachineDefinitionError extends Error {
+export class MachineDefinitionError extends IssueError<MachineIssue> {
   readonly code = 'INVALID_MACHINE' as const;
-  constructor(readonly issues: MachineIssue[]) {
+  constructor(issues: MachineIssue[]) {
     super(
       `invalid machine definition:\n${issues.map((i) => `  ${formatPath(i.path) || '(root)'}: ${i.message}`).join('\n')}`,
+      issues,
     );
     this.name = 'MachineDefinitionError';
   }
 }
 
-import { formatPath, issuesOf, type Issue } from './Issue.js';
+import { formatPath, issuesOf, IssueError, type Issue } from './Issue.js';
 export { formatPath };
 
 /** Checks what the schema cannot: names resolve to states, events, guards and actions. */

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
-import { formatIssues, issuesOf, safeParseInput, type Issue } from '../core/Issue.js';
+import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from '../core/Issue.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
 export const PERSISTED_SESSION_VERSION = 4;
@@ -66,13 +66,10 @@ export function structuralIssues(s: PersistedSession): { path: (string | number)
 export type PersistedSession = z.infer<typeof PersistedSession>;
 
 /** Thrown for a snapshot that cannot be restored; the message names the bad field. */
-export class SnapshotError extends Error {
+export class SnapshotError extends IssueError {
   readonly code = 'INVALID_SNAPSHOT' as const;
-  constructor(
-    message: string,
-    readonly issues: Issue[] = [],
-  ) {
-    super(message);
+  constructor(message: string, issues: Issue[] = []) {
+    super(message, issues);
     this.name = 'SnapshotError';
   }
 }
