@@ -143,14 +143,14 @@ export { createMemoryRecorder } from './recording/createMemoryRecorder.js';
 export type { MemoryRecorder } from './recording/createMemoryRecorder.js';
 
 // the tool loop harness: three-phase pipeline, stable error codes
-export { createToolLoop } from './loop/createToolLoop.js';
-export type { ToolLoop, FinalAnswerDecision } from './loop/createToolLoop.js';
-export { ToolLoopOptions } from './loop/ToolLoopOptions.js';
-export type { ClassifiedCall, EscalationAnswer } from './loop/ToolLoopOptions.js';
-export { ToolCall } from './loop/ToolCall.js';
-export type { ToolOutcome, ToolOutcomeError } from './loop/ToolOutcome.js';
-export { ToolLoopError } from './loop/ToolLoopError.js';
-export type { ToolLoopIssue } from './loop/ToolLoopError.js';
+export { createToolLoop } from './harness/loop/createToolLoop.js';
+export type { ToolLoop, FinalAnswerDecision } from './harness/loop/createToolLoop.js';
+export { ToolLoopOptions } from './harness/loop/ToolLoopOptions.js';
+export type { ClassifiedCall, EscalationAnswer } from './harness/loop/ToolLoopOptions.js';
+export { ToolCall } from './harness/loop/ToolCall.js';
+export type { ToolOutcome, ToolOutcomeError } from './harness/loop/ToolOutcome.js';
+export { ToolLoopError } from './harness/loop/ToolLoopError.js';
+export type { ToolLoopIssue } from './harness/loop/ToolLoopError.js';
 export {
   ErrCodeBlocked,
   ErrCodeLookBeforeAsking,
@@ -165,14 +165,14 @@ export {
   TOOL_OUTCOME_CODES,
   TOOL_LOOP_ERROR_CODES,
   ERROR_CODE_MEANINGS,
-} from './loop/errorCodes.js';
-export type { ToolOutcomeCode, ToolLoopErrorCode } from './loop/errorCodes.js';
-export { createLimiter } from './loop/createLimiter.js';
-export type { Limiter } from './loop/createLimiter.js';
-export { hasVerificationEvidence } from './loop/hasVerificationEvidence.js';
-export { finishToolCall } from './loop/finishToolCall.js';
-export { settleToolCall } from './loop/settleToolCall.js';
-export type { SettledCall, ToolCallSettlement } from './loop/settleToolCall.js';
+} from './harness/loop/errorCodes.js';
+export type { ToolOutcomeCode, ToolLoopErrorCode } from './harness/loop/errorCodes.js';
+export { createLimiter } from './harness/loop/createLimiter.js';
+export type { Limiter } from './harness/loop/createLimiter.js';
+export { hasVerificationEvidence } from './harness/loop/hasVerificationEvidence.js';
+export { finishToolCall } from './harness/loop/finishToolCall.js';
+export { settleToolCall } from './harness/loop/settleToolCall.js';
+export type { SettledCall, ToolCallSettlement } from './harness/loop/settleToolCall.js';
 export { outcomeOfError } from './harness/outcomeOfError.js';
 
 // observing sessions

@@ -3,8 +3,8 @@ import type { FSMBlockedEnvelope, FSMBlockedError } from '../safety/FSMBlockedEr
 import type { SafetySession, ToolCallStart } from '../safety/SafetySession.js';
 import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../safety/toolKind.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
-import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
-import { callFacts, digestOf, discoveredBy } from '../loop/callFacts.js';
+import { settleToolCall, type SettledCall } from '../harness/loop/settleToolCall.js';
+import { callFacts, digestOf, discoveredBy } from '../harness/loop/callFacts.js';
 
 /** `(toolName, input) => ToolKind`, or a describing classifier (`createClassifier(rules)`, whose `describe` is used). */
 export type AdapterClassify = (toolName: string, input: unknown) => unknown;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FSMBlockedEnvelope, FSMBlockedError, SafetySession } from '../index.js';
 // The tool loop's own wording for a refused final answer (not part of the root entry's API).
-import { verificationConstraint } from '../loop/verificationConstraint.js';
+import { verificationConstraint } from '../harness/loop/verificationConstraint.js';
 
 const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
 

@@ -1,5 +1,5 @@
 import { createSafetySession, type TargetMode } from '../safety/SafetySession.js';
-import { finishToolCall } from '../loop/finishToolCall.js';
+import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntry.js';
 import type { SessionState, ToolKind } from '../safety/toolKind.js';
 import type { ClassificationRule } from '../classify/index.js';

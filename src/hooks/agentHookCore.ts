@@ -1,6 +1,6 @@
 import type { SafetySession } from '../safety/SafetySession.js';
 import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
-import { finishToolCall } from '../loop/finishToolCall.js';
+import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import {
   codingCallStart,
   createCodingAgentClassifier,

@@ -1,5 +1,5 @@
 import type { SafetySession } from '../safety/SafetySession.js';
-import { finishToolCall } from '../loop/finishToolCall.js';
+import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { BlockReasonCode } from '../safety/toolKind.js';
 import {
   codingAgentClassifier,

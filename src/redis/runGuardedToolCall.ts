@@ -1,5 +1,5 @@
 import type { FSMBlockedError, ToolCallEnd, ToolCallStart } from '../index.js';
-import { finishToolCall } from '../loop/finishToolCall.js';
+import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import { outcomeOfError } from '../harness/outcomeOfError.js';
 import type { RedisSessionStore } from './createRedisSessionStore.js';
 

@@ -16,7 +16,7 @@ export const MAX_HOLDER_LENGTH = 200;
 
 /**
  * Why the tool loop itself refused a call before the session's machine saw it
- * (the loop's outcome codes of the same names, src/loop/errorCodes.ts).
+ * (the loop's outcome codes of the same names, src/harness/loop/errorCodes.ts).
  */
 export const LoopBlockCode = z.enum(['LOOK_BEFORE_ASKING', 'LOOP_DETECTED']);
 export type LoopBlockCode = z.infer<typeof LoopBlockCode>;

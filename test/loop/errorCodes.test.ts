@@ -128,7 +128,7 @@ describe('stable error codes', () => {
   });
 
   it('should not spell an undeclared code anywhere in the loop', () => {
-    const dir = new URL('../../src/loop/', import.meta.url);
+    const dir = new URL('../../src/harness/loop/', import.meta.url);
     const spelt = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'errorCodes.ts')) {
       const text = readFileSync(new URL(file, dir), 'utf8');

@@ -138,7 +138,8 @@ describe('the package boundaries', () => {
   it('should keep the root entry in layers: core knows no kind, safety no harness, and every root module in one', () => {
     // src/core: the generic engine (definition, index, compile, runner, kind session); src/safety: the
     // safety kind (its JSON's guards and actions, context, events, session); src/harness: what turns
-    // tool calls into session calls (rules, classifier, discovery). Each imports only the ones before it.
+    // tool calls into session calls (rules, classifier, discovery, the tool loop and its settle rule). Each
+    // imports only the ones before it.
     const below: Record<string, readonly string[]> = {
       core: ['core'],
       safety: ['core', 'safety'],

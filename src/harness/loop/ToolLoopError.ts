@@ -1,4 +1,4 @@
-import type { Issue } from '../core/Issue.js';
+import type { Issue } from '../../core/Issue.js';
 import type { ToolLoopErrorCode } from './errorCodes.js';
 
 /** One thing wrong with the loop's input: where (`['options', 'concurrency']`, `['calls', 2, 'id']`) and what. */

@@ -1,4 +1,4 @@
-import { ErrCodeFSMBlocked } from '../safety/FSMBlockedError.js';
+import { ErrCodeFSMBlocked } from '../../safety/FSMBlockedError.js';
 
 /*
  * The tool loop's stable error codes: the one place they are declared.

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { FSMBlockedError } from '../safety/FSMBlockedError.js';
-import type { SafetySession, ToolCallStart } from '../safety/SafetySession.js';
-import { TOOL_KINDS, type ToolKind } from '../safety/toolKind.js';
+import { FSMBlockedError } from '../../safety/FSMBlockedError.js';
+import type { SafetySession, ToolCallStart } from '../../safety/SafetySession.js';
+import { TOOL_KINDS, type ToolKind } from '../../safety/toolKind.js';
 import { callKey } from './callKey.js';
 import { createLimiter } from './createLimiter.js';
 import {
@@ -15,7 +15,7 @@ import {
   ErrCodeToolError,
   ErrCodeToolTimeout,
 } from './errorCodes.js';
-import { outcomeOfError } from '../harness/outcomeOfError.js';
+import { outcomeOfError } from '../outcomeOfError.js';
 import { settleToolCall } from './settleToolCall.js';
 import { callFacts, digestOf, discoveredBy } from './callFacts.js';
 import { ToolCall } from './ToolCall.js';
@@ -23,7 +23,7 @@ import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
 import type { ToolOutcome, ToolOutcomeError } from './ToolOutcome.js';
 import { verificationConstraint } from './verificationConstraint.js';
-import { formatIssues, issuesOf, safeParseInput } from '../core/Issue.js';
+import { formatIssues, issuesOf, safeParseInput } from '../../core/Issue.js';
 
 /** Whether the model may give its final answer now; if not, the sentence to feed back to it. */
 export type FinalAnswerDecision = { allowed: true } | { allowed: false; error: FSMBlockedError; constraint: string };

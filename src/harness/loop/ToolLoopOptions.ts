@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { CallDescriptor } from '../harness/classifier.js';
-import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
-import type { SafetySession } from '../safety/SafetySession.js';
-import { BlockReasonCode, type ToolKind } from '../safety/toolKind.js';
+import type { CallDescriptor } from '../classifier.js';
+import type { FSMBlockedError } from '../../safety/FSMBlockedError.js';
+import type { SafetySession } from '../../safety/SafetySession.js';
+import { BlockReasonCode, type ToolKind } from '../../safety/toolKind.js';
 import type { ToolCall } from './ToolCall.js';
 
 /** A call of a batch with what the classifier said of it (its kind, and its targets, trust and so on). */

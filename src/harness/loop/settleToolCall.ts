@@ -1,6 +1,6 @@
-import type { SafetySession, ToolCallEnd } from '../safety/SafetySession.js';
-import { outcomeOfError } from '../harness/outcomeOfError.js';
-import type { ToolKind } from '../safety/toolKind.js';
+import type { SafetySession, ToolCallEnd } from '../../safety/SafetySession.js';
+import { outcomeOfError } from '../outcomeOfError.js';
+import type { ToolKind } from '../../safety/toolKind.js';
 import { finishToolCall } from './finishToolCall.js';
 import { hasVerificationEvidence } from './hasVerificationEvidence.js';
 

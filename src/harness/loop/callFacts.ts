@@ -1,5 +1,5 @@
-import type { CallDescriptor } from '../harness/classifier.js';
-import { callDigest } from '../safety/userWords.js';
+import type { CallDescriptor } from '../classifier.js';
+import { callDigest } from '../../safety/userWords.js';
 
 /** What a classifier said of a call beyond its kind (`beginToolCall` takes all but `selfVerifying`). */
 export type CallFacts = Omit<CallDescriptor, 'kind'>;

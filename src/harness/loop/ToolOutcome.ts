@@ -1,4 +1,4 @@
-import type { ToolKind } from '../safety/toolKind.js';
+import type { ToolKind } from '../../safety/toolKind.js';
 import type { ToolOutcomeCode } from './errorCodes.js';
 
 /** Why a call did not produce a result: a stable code, a sentence, and string or boolean details. */
