@@ -3,7 +3,7 @@ import type { FSMBlockedEnvelope, FSMBlockedError, SafetySession } from '../inde
 // The tool loop's own wording for a refused final answer (not part of the root entry's API).
 import { verificationConstraint } from '../harness/loop/verificationConstraint.js';
 
-const SESSION_METHODS = ['beginToolCall', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
+const SESSION_METHODS = ['beginToolCall', 'can', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
 
 /** A session as the adapters use it (from `createSafetySession` or `restoreSafetySession`). */
 export const SessionLike = z.custom<SafetySession>(
