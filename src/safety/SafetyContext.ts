@@ -195,6 +195,16 @@ export const DEFAULT_CONFIG: SafetyConfig = {
 };
 
 /**
+ * The settings a session's config leaves out at their default value, so that a session that does not
+ * opt in records exactly what sessions recorded before the setting existed.
+ */
+export const UNRECORDED_DEFAULTS: Partial<SafetyConfig> = {
+  targets: 'ignore',
+  mode: 'enforce',
+  profile: 'interactive',
+};
+
+/**
  * The context of a fresh session.
  *
  * @example

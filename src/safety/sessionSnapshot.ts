@@ -6,6 +6,7 @@ import { PERSISTED_SESSION_VERSION, structuralIssues, type PersistedSession } fr
 import {
   copyContext,
   DEFAULT_CONFIG,
+  UNRECORDED_DEFAULTS,
   MAX_APPROVALS,
   MAX_CALL_TARGETS,
   MAX_EDITED_FILES,
@@ -128,17 +129,12 @@ const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
 
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 export function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
-  const config: Record<string, unknown> = {
-    recoveryTtlMs: options.recoveryTtlMs ?? base.recoveryTtlMs,
-    failedWriteRequiresVerification: options.failedWriteRequiresVerification ?? base.failedWriteRequiresVerification,
-  };
-  // The defaults are left out, so a session that does not opt in records exactly what it always did.
-  const targets = options.targets ?? base.targets;
-  if (targets !== undefined && targets !== 'ignore') config.targets = targets;
-  const mode = options.mode ?? base.mode;
-  if (mode !== undefined && mode !== 'enforce') config.mode = mode;
-  const profile = options.profile ?? base.profile;
-  if (profile !== undefined && profile !== 'interactive') config.profile = profile;
+  // One setting per key of the config's schema: a session option of the same name sets it.
+  const config: Record<string, unknown> = {};
+  for (const key of Object.keys(SafetyConfig.def.shape) as (keyof SafetyConfig)[]) {
+    const value = options[key] ?? base[key];
+    if (value !== undefined && value !== UNRECORDED_DEFAULTS[key]) config[key] = value;
+  }
   const parsed = safeParseInput(SafetyConfig, config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;

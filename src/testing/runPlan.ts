@@ -38,20 +38,14 @@ function steppingClock(start = 1_700_000_000_000, step = 1000): () => number {
 }
 
 /**
- * The session options that give a session this config (`targets`, `mode` and `profile` only
- * when set, as a session that does not opt in records them).
+ * The session options that give a session this config: the options are named after the config's
+ * settings, so the config is its own options.
  *
  * @example
  * createSafetySession({ ...sessionOptionsOf({ ...DEFAULT_CONFIG, targets: 'bind' }), now: clock });
  */
 export function sessionOptionsOf(config: SafetyConfig): SafetySessionOptions {
-  return {
-    recoveryTtlMs: config.recoveryTtlMs,
-    failedWriteRequiresVerification: config.failedWriteRequiresVerification,
-    ...(config.targets !== undefined && { targets: config.targets }),
-    ...(config.mode !== undefined && { mode: config.mode }),
-    ...(config.profile !== undefined && { profile: config.profile }),
-  };
+  return { ...config };
 }
 
 /** A fresh session under test, with a deterministic clock. */
