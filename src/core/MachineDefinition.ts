@@ -54,13 +54,26 @@ export type StateDefinition = z.infer<typeof StateDefinition>;
 
 const CatalogueEntry = z.strictObject({ description: z.string().check(z.minLength(1)) });
 
+/**
+ * A guard of the catalogue: one the kind implements (a description only), or one the JSON derives
+ * from other guards of the catalogue with one combinator: `not` (a name), `and` or `or` (two names
+ * or more). A derived guard is used by name as any other, so every tool reads it the same way.
+ */
+export const GuardEntry = z.strictObject({
+  description: z.string().check(z.minLength(1)),
+  not: z.optional(z.string().check(z.minLength(1))),
+  and: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(2))),
+  or: z.optional(z.array(z.string().check(z.minLength(1))).check(z.minLength(2))),
+});
+export type GuardEntry = z.infer<typeof GuardEntry>;
+
 export const MachineDefinition = z.strictObject({
   $schema: z.optional(z.string()),
   id: z.string().check(z.minLength(1)),
   description: z.string().check(z.minLength(1)),
   initial: z.string().check(z.minLength(1)),
   /** One-line description of each guard the transitions may use. */
-  guards: z.record(z.string(), CatalogueEntry),
+  guards: z.record(z.string(), GuardEntry),
   /** One-line description of each action the transitions may use. */
   actions: z.record(z.string(), CatalogueEntry),
   /** Transitions that apply in every state unless the state handles the event itself. */
@@ -112,15 +125,43 @@ function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIs
   if (!states.has(def.initial)) {
     issues.push({ code: 'unknown_state', path: ['initial'], message: `unknown state "${def.initial}"` });
   }
-  for (const name of Object.keys(def.guards)) {
-    if (!Object.hasOwn(guards, name)) {
+  for (const [name, entry] of Object.entries(def.guards)) {
+    const combinators = (['not', 'and', 'or'] as const).filter((c) => entry[c] !== undefined);
+    if (combinators.length === 0) {
+      if (!Object.hasOwn(guards, name))
+        issues.push({
+          code: 'unknown_guard',
+          path: ['guards', name],
+          message: `no guard implementation named "${name}"`,
+        });
+      continue;
+    }
+    if (combinators.length > 1)
       issues.push({
-        code: 'unknown_guard',
+        code: 'invalid_shape',
         path: ['guards', name],
-        message: `no guard implementation named "${name}"`,
+        message: `a derived guard has one combinator, not ${combinators.join(' and ')}`,
+      });
+    if (Object.hasOwn(guards, name))
+      issues.push({
+        code: 'invalid_shape',
+        path: ['guards', name],
+        message: `"${name}" is implemented by the kind: a derived guard needs a name of its own`,
+      });
+    for (const c of combinators) {
+      const operands = c === 'not' ? [entry.not!] : entry[c]!;
+      operands.forEach((operand, i) => {
+        if (!Object.hasOwn(def.guards, operand))
+          issues.push({
+            code: 'unknown_guard',
+            path: c === 'not' ? ['guards', name, 'not'] : ['guards', name, c, i],
+            message: `unknown guard "${operand}" (not in the guard catalogue)`,
+          });
       });
     }
   }
+  for (const name of derivedCycles(def.guards))
+    issues.push({ code: 'invalid_shape', path: ['guards', name], message: `"${name}" is derived from itself` });
   for (const name of Object.keys(def.actions)) {
     if (!Object.hasOwn(actions, name)) {
       issues.push({
@@ -152,7 +193,8 @@ function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIs
         }
         if (t.guard !== undefined) {
           const name = refName(t.guard);
-          if (!Object.hasOwn(guards, name)) {
+          const derived = Object.hasOwn(def.guards, name) && guardOperands(def.guards[name]!).length > 0;
+          if (!Object.hasOwn(guards, name) && !derived) {
             issues.push({ code: 'unknown_guard', path: [...tp, 'guard'], message: `unknown guard "${name}"` });
           } else if (!Object.hasOwn(def.guards, name)) {
             issues.push({
@@ -247,4 +289,29 @@ export function parseMachineDefinitionOfKind(input: unknown, kind: AnyMachineKin
   const result = safeParseMachineDefinitionOfKind(input, kind);
   if (!result.success) throw result.error;
   return result.data;
+}
+
+/** The operands a derived guard names (none for a guard the kind implements). */
+export function guardOperands(entry: GuardEntry): string[] {
+  return entry.not !== undefined ? [entry.not] : (entry.and ?? entry.or ?? []);
+}
+
+/** The derived guards that reach themselves through their operands. */
+function derivedCycles(entries: Record<string, GuardEntry>): string[] {
+  const cyclic: string[] = [];
+  for (const start of Object.keys(entries)) {
+    const seen = new Set<string>();
+    const stack = [...guardOperands(entries[start]!)];
+    while (stack.length > 0) {
+      const name = stack.pop()!;
+      if (name === start) {
+        cyclic.push(start);
+        break;
+      }
+      if (seen.has(name) || !Object.hasOwn(entries, name)) continue;
+      seen.add(name);
+      stack.push(...guardOperands(entries[name]!));
+    }
+  }
+  return cyclic;
 }

@@ -1,4 +1,5 @@
 import { parseMachineDefinitionOfKind, type MachineDefinition } from './MachineDefinition.js';
+import { guardsOf } from './guardsOf.js';
 import { indexMachine, refName, refParams, type IndexedTransition } from './MachineIndex.js';
 import type { AnyMachineKind, KindAction, KindGuard, MachineKind } from './MachineKind.js';
 
@@ -102,7 +103,7 @@ function buildTable<C extends object, E extends { type: string }>(
   def: MachineDefinition,
 ): CompiledMachine<C, E> {
   type T = CompiledTransition<C, E>;
-  const guards = kind.guards as Record<string, KindGuard<C, E>>;
+  const guards = guardsOf<C, E>(kind, def);
   const actions = kind.actions as Record<string, KindAction<C, E, unknown>>;
   // The machine index is the one walker of the JSON: ids, names and XState's order of candidates.
   const index = indexMachine(def);

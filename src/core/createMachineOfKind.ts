@@ -1,11 +1,13 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import {
+  guardOperands,
   parseMachineDefinitionOfKind,
   type MachineDefinition,
   type NamedRef,
   type TransitionMap,
 } from './MachineDefinition.js';
 import type { AnyMachineKind } from './MachineKind.js';
+import { guardsOf } from './guardsOf.js';
 
 /** The one XState action a transition with several named actions is bound to (see `bind` below). */
 export const APPLY_ACTIONS = 'applyActions';
@@ -16,9 +18,9 @@ type Apply = (draft: object, e: { type: string }, p: unknown) => void;
 /** The kind's implementations bound once per kind: every machine of the kind built from JSON shares them. */
 const bound = new WeakMap<AnyMachineKind, ReturnType<typeof bind>>();
 
-function bind(kind: AnyMachineKind) {
+function bind(kind: AnyMachineKind, implemented: AnyMachineKind['guards'] = kind.guards) {
   const guards = Object.fromEntries(
-    Object.entries(kind.guards).map(([name, impl]) => [
+    Object.entries(implemented).map(([name, impl]) => [
       name,
       ({ context, event }: { context: object; event: { type: string } }) => impl(context, event),
     ]),
@@ -107,6 +109,8 @@ export function createMachineOfKind(kind: AnyMachineKind, json: unknown): AnySta
   const def = parseMachineDefinitionOfKind(json, kind);
   let kindSetup = bound.get(kind);
   if (!kindSetup) bound.set(kind, (kindSetup = bind(kind)));
+  // Guards the JSON derives (`not`, `and`, `or`) belong to this definition: bound for it alone.
+  if (Object.values(def.guards).some((g) => guardOperands(g).length > 0)) kindSetup = bind(kind, guardsOf(kind, def));
   const machine = kindSetup.createMachine({
     id: def.id,
     description: def.description,

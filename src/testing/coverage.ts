@@ -1,6 +1,7 @@
 import type { MachineDefinition } from '../core/MachineDefinition.js';
 import { indexMachine, type IndexedTransition } from '../core/MachineIndex.js';
 import type { AnyMachineKind } from '../core/MachineKind.js';
+import { guardsOf } from '../core/guardsOf.js';
 import { safetyMachineKind } from '../safety/safetyMachineKind.js';
 
 /*
@@ -51,7 +52,7 @@ export function resolveTransition(
   kind: AnyMachineKind = safetyMachineKind,
 ): Resolution {
   const guards: Resolution['guards'] = [];
-  const impls: Record<string, (c: object, e: { type: string }) => boolean> = kind.guards;
+  const impls: Record<string, (c: object, e: { type: string }) => boolean> = guardsOf(kind, def);
   for (const t of indexMachine(def).candidates(state, event.type)) {
     if (t.guard === undefined) return { taken: t, guards };
     // An unknown guard (a machine still being edited) never passes.
