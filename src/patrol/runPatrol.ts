@@ -1,5 +1,5 @@
-import { createActor } from 'xstate';
-import { createSafetySession, type SafetySession, type SafetySessionOptions, type ToolKind } from '../index.js';
+import { createKindSession, createSafetySession, type SafetySession } from '../index.js';
+import type { SafetySessionOptions, ToolKind } from '../index.js';
 import { detectSignals } from './detectSignals.js';
 import { FindingReport, isActiveFinding, type Finding } from './Finding.js';
 import { EMPTY_FINDING_STORE, reduceFindings, type FindingStore } from './findingStore.js';
@@ -21,7 +21,8 @@ import {
 } from './passes.js';
 import type { PatrolMachine } from './createPatrolMachine.js';
 import { patrolMachine } from './patrolMachine.js';
-import { projectPatrolSnapshot, type PatrolEvent, type PatrolProjection } from './patrolMachineKind.js';
+import { patrolMachineKind, projectPatrolSnapshot, type PatrolContext } from './patrolMachineKind.js';
+import type { PatrolEvent, PatrolProjection } from './patrolMachineKind.js';
 import { patrolThresholdsFromAlerts, signalThresholdsFromPatrol } from './patrolThresholds.js';
 import {
   RECORD_TOOL_CALLS_MAX,
@@ -188,15 +189,16 @@ export async function runPatrol(options: RunPatrolOptions): Promise<PatrolRunRes
   let store = options.store ?? EMPTY_FINDING_STORE;
   const steps: PatrolStep[] = [];
   const requests: PassRequest[] = [];
-  const actor = createActor(options.machine ?? patrolMachine).start();
+  // The run's machine as a kind session: its events checked against the kind, run on the compiled table.
+  const run = createKindSession<PatrolContext, PatrolEvent>(patrolMachineKind, options.machine ?? patrolMachine);
   const send = (event: PatrolEvent) => {
-    actor.send(event);
-    const step = { event, after: projectPatrolSnapshot(actor.getSnapshot()) };
+    run.send(event);
+    const step = { event, after: projectPatrolSnapshot({ value: run.state, context: run.context }) };
     steps.push(step);
     options.onStep?.(step);
   };
-  const state = () => String(actor.getSnapshot().value);
-  const context = () => actor.getSnapshot().context;
+  const state = () => run.state;
+  const context = () => run.context;
 
   // What the run learns as it goes.
   let flags: TriageFlag[] = [];
