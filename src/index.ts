@@ -20,7 +20,14 @@ export { safetyMachine, safetyMachineDefinition } from './safety/safetyMachine.j
 export { createSafetyMachine, definitionOf } from './safety/createSafetyMachine.js';
 export { createMachineOfKind } from './core/createMachineOfKind.js';
 export { defineMachineKind, draftAction } from './core/MachineKind.js';
-export type { MachineKind, AnyMachineKind, MachineKindInit, KindGuard, KindAction } from './core/MachineKind.js';
+export type {
+  MachineKind,
+  AnyMachineKind,
+  MachineKindInit,
+  KindGuard,
+  KindParamGuard,
+  KindAction,
+} from './core/MachineKind.js';
 export { safetyMachineKind } from './safety/safetyMachineKind.js';
 export { compileMachine } from './core/compileMachine.js';
 export type { CompiledMachine, CompiledTransition, CompiledAction, CompiledStep } from './core/compileMachine.js';

@@ -151,11 +151,18 @@ function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIs
     for (const c of combinators) {
       const operands = c === 'not' ? [entry.not!] : entry[c]!;
       operands.forEach((operand, i) => {
+        const at = c === 'not' ? ['guards', name, 'not'] : ['guards', name, c, i];
         if (!Object.hasOwn(def.guards, operand))
           issues.push({
             code: 'unknown_guard',
-            path: c === 'not' ? ['guards', name, 'not'] : ['guards', name, c, i],
+            path: at,
             message: `unknown guard "${operand}" (not in the guard catalogue)`,
+          });
+        else if (Object.hasOwn(guards, operand) && typeof guards[operand] !== 'function')
+          issues.push({
+            code: 'invalid_params',
+            path: at,
+            message: `guard "${operand}" takes params, which a derived guard cannot give`,
           });
       });
     }
@@ -203,13 +210,7 @@ function semanticIssues(def: MachineDefinition, kind: AnyMachineKind): MachineIs
               message: `guard "${name}" is not described in "guards"`,
             });
           }
-          if (refParams(t.guard) !== undefined) {
-            issues.push({
-              code: 'invalid_params',
-              path: [...tp, 'guard', 'params'],
-              message: `guard "${name}" takes no params`,
-            });
-          }
+          issues.push(...guardParamIssues(kind, name, refParams(t.guard), [...tp, 'guard', 'params']));
         }
         (t.actions ?? []).forEach((a, j) => {
           const ap = [...tp, 'actions', j];
@@ -314,4 +315,23 @@ function derivedCycles(entries: Record<string, GuardEntry>): string[] {
     }
   }
   return cyclic;
+}
+
+/** What is wrong with the params a transition gives a guard: checked against the guard's schema, or refused if it takes none. */
+function guardParamIssues(
+  kind: AnyMachineKind,
+  name: string,
+  params: unknown,
+  path: (string | number)[],
+): MachineIssue[] {
+  const impl = Object.hasOwn(kind.guards, name) ? kind.guards[name] : undefined;
+  if (impl === undefined || typeof impl === 'function')
+    return params === undefined ? [] : [{ code: 'invalid_params', path, message: `guard "${name}" takes no params` }];
+  const parsed = safeParseInput(impl.params, params);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => ({
+    code: 'invalid_params' as const,
+    path: [...path, ...issue.path.map((k) => (typeof k === 'number' ? k : String(k)))],
+    message: issue.message,
+  }));
 }

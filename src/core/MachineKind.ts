@@ -4,6 +4,15 @@ import type * as z from 'zod/mini';
 export type KindGuard<C, E> = (context: C, event: E) => boolean;
 
 /**
+ * A guard that reads params the machine JSON gives it (`"guard": { "type": "atLeast", "params": { "n": 3 } }`),
+ * checked against its schema when the machine is loaded, as an action's are.
+ */
+export interface KindParamGuard<C, E, P = never> {
+  params: z.ZodMiniType<P>;
+  test: (context: C, event: E, params: P) => boolean;
+}
+
+/**
  * An action implementation: a pure function from context, event and params to a context patch.
  * It may also give `apply`, the same update written into a private copy of the context (a draft
  * nobody else holds) field by field; the compiled table then calls it instead of merging the patch,
@@ -51,7 +60,8 @@ export interface MachineKindInit<C extends object, E extends { type: string }, I
   /** The event schemas, a discriminated union on `type`: a machine JSON may only handle these types. */
   events: z.ZodMiniDiscriminatedUnion<z.ZodMiniObject[]>;
   /** The named guards a machine JSON of this kind may reference. */
-  guards: Record<string, KindGuard<C, E>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each guard has its own params type
+  guards: Record<string, KindGuard<C, E> | KindParamGuard<C, E, any>>;
   /** The named actions a machine JSON of this kind may reference. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each action has its own params type
   actions: Record<string, KindAction<C, E, any>>;

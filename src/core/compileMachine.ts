@@ -1,5 +1,5 @@
 import { parseMachineDefinitionOfKind, type MachineDefinition } from './MachineDefinition.js';
-import { guardsOf } from './guardsOf.js';
+import { guardsOf, type GuardTest } from './guardsOf.js';
 import { indexMachine, refName, refParams, type IndexedTransition } from './MachineIndex.js';
 import type { AnyMachineKind, KindAction, KindGuard, MachineKind } from './MachineKind.js';
 
@@ -117,7 +117,7 @@ function buildTable<C extends object, E extends { type: string }>(
       index: t.index,
       target: t.target,
       guard: t.guard,
-      test: t.guard === undefined ? undefined : guards[t.guard],
+      test: t.guard === undefined ? undefined : withParams(guards[t.guard]!, refParams(t.definition.guard!)),
       actions: refs.map((a) => {
         const impl = actions[refName(a)]!;
         return { type: refName(a), params: refParams(a), run: impl.run, apply: impl.apply };
@@ -179,4 +179,9 @@ function buildTable<C extends object, E extends { type: string }>(
       return t !== undefined && (t.target !== undefined || t.actions.length > 0);
     },
   };
+}
+
+/** A guard with the params its reference gives, as the table calls it (a guard without params as it is). */
+function withParams<C, E>(test: GuardTest<C, E>, params: unknown): KindGuard<C, E> {
+  return params === undefined ? test : (context, event) => test(context, event, params);
 }

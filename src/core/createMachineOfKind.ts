@@ -7,7 +7,7 @@ import {
   type TransitionMap,
 } from './MachineDefinition.js';
 import type { AnyMachineKind } from './MachineKind.js';
-import { guardsOf } from './guardsOf.js';
+import { guardsOf, kindGuardTests, type GuardTest } from './guardsOf.js';
 
 /** The one XState action a transition with several named actions is bound to (see `bind` below). */
 export const APPLY_ACTIONS = 'applyActions';
@@ -18,11 +18,13 @@ type Apply = (draft: object, e: { type: string }, p: unknown) => void;
 /** The kind's implementations bound once per kind: every machine of the kind built from JSON shares them. */
 const bound = new WeakMap<AnyMachineKind, ReturnType<typeof bind>>();
 
-function bind(kind: AnyMachineKind, implemented: AnyMachineKind['guards'] = kind.guards) {
+function bind(kind: AnyMachineKind, tests: Record<string, GuardTest<object, { type: string }>> = kindGuardTests(kind)) {
   const guards = Object.fromEntries(
-    Object.entries(implemented).map(([name, impl]) => [
+    Object.entries(tests).map(([name, test]) => [
       name,
-      ({ context, event }: { context: object; event: { type: string } }) => impl(context, event),
+      // XState hands a guard the params of its reference as the second argument.
+      ({ context, event }: { context: object; event: { type: string } }, params: unknown) =>
+        test(context, event, params),
     ]),
   );
   const patches = kind.actions as Record<string, { run: Patch; apply?: Apply }>;

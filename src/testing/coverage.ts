@@ -1,5 +1,5 @@
 import type { MachineDefinition } from '../core/MachineDefinition.js';
-import { indexMachine, type IndexedTransition } from '../core/MachineIndex.js';
+import { indexMachine, refParams, type IndexedTransition } from '../core/MachineIndex.js';
 import type { AnyMachineKind } from '../core/MachineKind.js';
 import { guardsOf } from '../core/guardsOf.js';
 import { safetyMachineKind } from '../safety/safetyMachineKind.js';
@@ -52,12 +52,12 @@ export function resolveTransition(
   kind: AnyMachineKind = safetyMachineKind,
 ): Resolution {
   const guards: Resolution['guards'] = [];
-  const impls: Record<string, (c: object, e: { type: string }) => boolean> = guardsOf(kind, def);
+  const impls = guardsOf<object, { type: string }>(kind, def);
   for (const t of indexMachine(def).candidates(state, event.type)) {
     if (t.guard === undefined) return { taken: t, guards };
     // An unknown guard (a machine still being edited) never passes.
     const impl = Object.hasOwn(impls, t.guard) ? impls[t.guard] : undefined;
-    const result = impl ? impl(context, event) : false;
+    const result = impl ? impl(context, event, t.definition.guard && refParams(t.definition.guard)) : false;
     guards.push({ transition: t, result });
     if (result) return { taken: t, guards };
   }
