@@ -5,10 +5,10 @@ import {
   createKindSession,
   createMachineOfKind,
   defineMachineKind,
-  MachineDefinitionError,
   parseMachineDefinitionOfKind,
 } from 'assistant-safety';
-import { CoverageTracker, exploreKind, generateMutants } from 'assistant-safety/testing';
+import { Counter, countingCoverage, definitionError } from './counterMachine.js';
+import { generateMutants } from 'assistant-safety/testing';
 
 /*
  * A machine's JSON may derive a guard from others with one combinator (`not`, `and`, `or`) and use
@@ -16,8 +16,6 @@ import { CoverageTracker, exploreKind, generateMutants } from 'assistant-safety/
  * and the loader names what is wrong with a bad one.
  */
 
-const Counter = z.object({ n: z.number() });
-type Counter = z.infer<typeof Counter>;
 const CounterEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('INC') }),
   z.object({ type: z.literal('RESET') }),
@@ -103,19 +101,8 @@ describe('guards a machine derives with not, and, or', () => {
   });
 
   it('should be covered with both outcomes of each derived guard, and mutated like any guard', () => {
-    const graph = exploreKind(machine, {
-      inputs: [undefined],
-      key: (s) => `${String(s.value)} ${(s.context as Counter).n}`,
-      moves: () => [
-        { label: 'INC', event: { type: 'INC' } },
-        { label: 'RESET', event: { type: 'RESET' } },
-      ],
-    });
-    const tracker = new CoverageTracker(def, counterKind);
-    for (const edge of graph.edges)
-      for (const step of edge.steps)
-        tracker.step(String(step.before.value), step.before.context as Counter, step.event, String(step.after.value));
-    expect(tracker.report().guardOutcomes.missing).toEqual([]);
+    const coverage = countingCoverage(machine, def, counterKind, ['INC', 'RESET']);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
     expect(generateMutants(def).map((m) => m.id)).toContain('swap-guard COUNTING.INC[1] isOdd→isEven');
   });
 
@@ -125,14 +112,8 @@ describe('guards a machine derives with not, and, or', () => {
     bad.guards['loop'] = { description: 'x', and: ['loop', 'isBig'] };
     bad.guards['both'] = { description: 'x', not: 'isBig', or: ['isBig', 'isEven'] };
     bad.guards['isEven'] = { description: 'x', not: 'isBig' };
-    let error: MachineDefinitionError | undefined;
-    try {
-      parseMachineDefinitionOfKind(bad, counterKind);
-    } catch (e) {
-      error = e as MachineDefinitionError;
-    }
-    expect(error).toBeInstanceOf(MachineDefinitionError);
-    expect(error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual(
+    const error = definitionError(bad, counterKind);
+    expect(error.issues.map((i) => [i.path.join('.'), i.message])).toEqual(
       expect.arrayContaining([
         ['guards.isOdd.not', 'unknown guard "isOdds" (not in the guard catalogue)'],
         ['guards.loop', '"loop" is derived from itself'],

@@ -5,10 +5,9 @@ import {
   createKindSession,
   createMachineOfKind,
   defineMachineKind,
-  MachineDefinitionError,
   parseMachineDefinitionOfKind,
 } from 'assistant-safety';
-import { CoverageTracker, exploreKind } from 'assistant-safety/testing';
+import { Counter, countingCoverage, definitionError } from './counterMachine.js';
 
 /*
  * A guard may read params the machine JSON gives it (`{ "type": "atLeast", "params": { "n": 3 } }`),
@@ -16,8 +15,6 @@ import { CoverageTracker, exploreKind } from 'assistant-safety/testing';
  * serves several transitions with different thresholds, on both executors and in the coverage.
  */
 
-const Counter = z.object({ n: z.number() });
-type Counter = z.infer<typeof Counter>;
 const CounterEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('INC') })]);
 type CounterEvent = z.infer<typeof CounterEvent>;
 
@@ -87,18 +84,9 @@ describe('guards with params from the machine JSON', () => {
   });
 
   it('should cover both outcomes of each parametrised guard', () => {
-    const graph = exploreKind(machine, {
-      inputs: [undefined],
-      key: (s) => `${String(s.value)} ${(s.context as Counter).n}`,
-      moves: () => [{ label: 'INC', event: { type: 'INC' } }],
-    });
-    const tracker = new CoverageTracker(def, kind);
-    for (const edge of graph.edges)
-      for (const step of edge.steps)
-        tracker.step(String(step.before.value), step.before.context as Counter, step.event, String(step.after.value));
-    const report = tracker.report();
-    expect(report.guardOutcomes.missing).toEqual([]);
-    expect(report.guardOutcomes.total).toBe(4);
+    const coverage = countingCoverage(machine, def, kind, ['INC']);
+    expect(coverage.guardOutcomes.missing).toEqual([]);
+    expect(coverage.guardOutcomes.total).toBe(4);
   });
 
   it('should refuse missing or bad params, params to a guard without any, and a derived guard over one', () => {
@@ -110,14 +98,8 @@ describe('guards with params from the machine JSON', () => {
     bad.states['MID']!.on['INC']![0]!.guard = { type: 'atLeast', params: { n: 'five' } };
     bad.states['MID']!.on['INC']![1]!.guard = { type: 'isEven', params: { n: 1 } };
     bad.guards['notThere'] = { description: 'x', not: 'atLeast' };
-    let error: MachineDefinitionError | undefined;
-    try {
-      parseMachineDefinitionOfKind(bad, kind);
-    } catch (e) {
-      error = e as MachineDefinitionError;
-    }
-    expect(error).toBeInstanceOf(MachineDefinitionError);
-    expect(error!.issues.map((i) => [i.path.join('.'), i.code])).toEqual(
+    const error = definitionError(bad, kind);
+    expect(error.issues.map((i) => [i.path.join('.'), i.code])).toEqual(
       expect.arrayContaining([
         ['states.LOW.on.INC.0.guard.params', 'invalid_params'],
         ['states.MID.on.INC.0.guard.params.n', 'invalid_params'],
@@ -125,7 +107,7 @@ describe('guards with params from the machine JSON', () => {
         ['guards.notThere.not', 'invalid_params'],
       ]),
     );
-    expect(error!.message).toMatch(/guard "isEven" takes no params/);
-    expect(error!.message).toMatch(/guard "atLeast" takes params, which a derived guard cannot give/);
+    expect(error.message).toMatch(/guard "isEven" takes no params/);
+    expect(error.message).toMatch(/guard "atLeast" takes params, which a derived guard cannot give/);
   });
 });
