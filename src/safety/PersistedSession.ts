@@ -45,8 +45,10 @@ export function structuralIssues(s: PersistedSession): { path: (string | number)
         s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
     });
   }
+  // A Set, not `includes`: a restore runs this on every snapshot, and both lists may be at their cap.
+  const validated = s.context.provenance.length > 0 ? new Set(s.context.validatedTargets) : undefined;
   for (const [i, p] of s.context.provenance.entries()) {
-    if (!s.context.validatedTargets.includes(p.target)) {
+    if (!validated!.has(p.target)) {
       issues.push({
         path: ['context', 'provenance', i, 'target'],
         message: `the provenance of a target that is not validated: ${JSON.stringify(p.target)}`,

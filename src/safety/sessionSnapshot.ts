@@ -127,11 +127,14 @@ const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak']
 /** The context is copied as one literal of its fields (one object shape for the session's first step). */
 const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
 
+/** The config's settings, in its schema's order: one session option each. */
+const CONFIG_KEYS = Object.keys(SafetyConfig.def.shape) as (keyof SafetyConfig)[];
+
 /** The session's settings, checked against the `SafetyConfig` schema the snapshot and the recording use. */
 export function configFrom(options: SafetySessionOptions, base: SafetyConfig = DEFAULT_CONFIG): SafetyConfig {
   // One setting per key of the config's schema: a session option of the same name sets it.
   const config: Record<string, unknown> = {};
-  for (const key of Object.keys(SafetyConfig.def.shape) as (keyof SafetyConfig)[]) {
+  for (const key of CONFIG_KEYS) {
     const value = options[key] ?? base[key];
     if (value !== undefined && value !== UNRECORDED_DEFAULTS[key]) config[key] = value;
   }
