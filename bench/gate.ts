@@ -1,4 +1,5 @@
-import { createSafetySession, type SafetySession } from '../src/safety/SafetySession.js';
+import { createSafetySession } from '../src/safety/SafetySession.js';
+import type { SafetySession } from '../src/safety/SafetySessionTypes.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { makeFigure, ratioText, opsPerSecondPaired, type Figure } from './measure.js';
 

@@ -1,7 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { RecordingEntry } from '../src/safety/RecordingEntry.js';
 import { createMemoryRecorder } from '../src/index.js';
-import { createSafetySession, type SafetySession } from '../src/safety/SafetySession.js';
+import { createSafetySession } from '../src/safety/SafetySession.js';
+import type { SafetySession } from '../src/safety/SafetySessionTypes.js';
 import type { ToolKind } from '../src/safety/toolKind.js';
 
 /** A small seeded PRNG (mulberry32), so every run generates the same recording. */

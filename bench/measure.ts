@@ -73,15 +73,6 @@ export function opsPerSecondPaired(a: () => void, b: () => void, ops: number, ru
   return [ra, rb];
 }
 
-/** Milliseconds `fn` takes, `runs` times (no warm-up: a first run is what a user waits for too). */
-function timesMs(fn: () => void, runs: number): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    out.push(timeOnce(fn));
-  }
-  return out;
-}
-
 /** `8.3× slower`, `0.42× a frame`: a ratio with enough digits to read, and what it means. */
 export function ratioText(ratio: number, meaning: string): string {
   const digits = ratio >= 100 ? 0 : ratio >= 10 ? 1 : 2;

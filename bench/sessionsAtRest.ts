@@ -1,4 +1,5 @@
-import { createSafetySession, restoreSafetySession, type SafetySession } from '../src/safety/SafetySession.js';
+import { createSafetySession, restoreSafetySession } from '../src/safety/SafetySession.js';
+import type { SafetySession } from '../src/safety/SafetySessionTypes.js';
 import { initialReducerState, reduce, type ReducerState } from './baselineReducer.js';
 import { canGc, gc, makeFigure, opsPerSecondPaired, ratioText, type Figure } from './measure.js';
 
@@ -17,7 +18,7 @@ export interface AtRestSizes {
 const GB = 1e9;
 
 /** Keeps what a measurement built reachable until after the measurement (V8 would drop it otherwise). */
-let sink: unknown;
+const sink: { value: unknown } = { value: undefined };
 
 /** A session's life before it goes idle: discover the target, read it. */
 function idleSession(t: { now: number }): SafetySession {
@@ -49,9 +50,9 @@ function heapPerItem(make: () => unknown, count: number): number {
   gc();
   gc();
   const after = process.memoryUsage().heapUsed;
-  sink = items; // still reachable here, after the measurement
+  sink.value = items; // still reachable here, after the measurement
   const perItem = (after - before) / count;
-  sink = undefined;
+  sink.value = undefined;
   return perItem;
 }
 
@@ -233,7 +234,7 @@ export function atRestFigures({
             }
           };
     const parse = () => {
-      for (let i = 0; i < restores; i++) sink = JSON.parse(text);
+      for (let i = 0; i < restores; i++) sink.value = JSON.parse(text);
     };
     const [r, rBase] = opsPerSecondPaired(restore, parse, restores, runs);
     if (blocked !== restores * restoreCalls) throw new Error('restored sessions decided differently than expected');

@@ -92,7 +92,7 @@ export type {
   ToolCallEnd,
   InFlightWrite,
   LoopBlock,
-} from './safety/SafetySession.js';
+} from './safety/SafetySessionTypes.js';
 export { PersistedSession, SnapshotError, parsePersistedSession } from './safety/PersistedSession.js';
 
 // classification

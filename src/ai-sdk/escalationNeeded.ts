@@ -1,5 +1,5 @@
 import type { SafetySession } from '../index.js';
-import { describeCall, probeCall, rememberEscalation, type AdapterClassify } from './gateCall.js';
+import { describeCall, probeCall, rememberEscalation, type AdapterClassify } from '../harness/adapters/gateCall.js';
 
 /** What the AI SDK hands a tool's `needsApproval` besides the input. */
 export interface ApprovalContext {

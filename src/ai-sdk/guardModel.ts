@@ -1,8 +1,8 @@
 import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
-import { deniedText, escalationOf } from './gateCall.js';
-import { optionsError, rePromptText, SessionLike } from './shared.js';
+import { deniedText, escalationOf } from '../harness/adapters/gateCall.js';
+import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
 
 /** The provider-metadata key under which {@link guardModel} reports a final answer that passed while blocked. */
 export const METADATA_KEY = 'assistant-safety';

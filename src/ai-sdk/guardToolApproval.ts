@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { ClassifyOption, describeCall, EscalateOption, probeCall, rememberEscalation } from './gateCall.js';
-import { optionsError, SessionLike } from './shared.js';
+import {
+  ClassifyOption,
+  describeCall,
+  EscalateOption,
+  probeCall,
+  rememberEscalation,
+} from '../harness/adapters/gateCall.js';
+import { optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
 
 /** What {@link guardToolApproval} accepts: the same `session`, `classify` and `escalate` as `guardTools`. */
 export const GuardToolApprovalOptions = z.strictObject({

@@ -12,8 +12,8 @@ import {
   rethrowable,
   settleGated,
   type GatedCall,
-} from './gateCall.js';
-import { isEnvelope, optionsError, SessionLike } from './shared.js';
+} from '../harness/adapters/gateCall.js';
+import { isEnvelope, optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
 
 /** What {@link guardTools} accepts. */
 export const GuardToolsOptions = z.strictObject({

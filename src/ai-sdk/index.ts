@@ -7,6 +7,6 @@
 export { guardTools, GuardToolsOptions } from './guardTools.js';
 export { guardToolApproval, GuardToolApprovalOptions } from './guardToolApproval.js';
 export { guardModel, GuardModelOptions, METADATA_KEY } from './guardModel.js';
-export { rePromptText } from './shared.js';
+export { rePromptText } from '../harness/adapters/adapterKit.js';
 export type { FinalAnswerFlag } from './guardModel.js';
 export type { GuardApprovalStatus } from './guardToolApproval.js';

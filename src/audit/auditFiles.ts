@@ -1,7 +1,7 @@
 import { createReadStream, rmSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TargetMode } from '../safety/SafetySession.js';
+import type { TargetMode } from '../safety/SafetySessionTypes.js';
 import { createFileRecorder } from '../node/fileRecorder.js';
 import type { AuditReport } from './AuditReport.js';
 import { createAuditClassifier, type AuditClassifierOptions } from './createAuditClassifier.js';

@@ -1,4 +1,5 @@
-import { createSafetySession, type TargetMode } from '../safety/SafetySession.js';
+import { createSafetySession } from '../safety/SafetySession.js';
+import type { TargetMode } from '../safety/SafetySessionTypes.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntry.js';
 import type { SessionState, ToolKind } from '../safety/toolKind.js';

@@ -1,11 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  ClassifierRules,
-  ClassifierRulesError,
-  createClassifier,
-  type CallDescriptor,
-  type ToolClassifier,
-} from '../harness/classifier.js';
+import { ClassifierRules, createClassifier, type CallDescriptor, type ToolClassifier } from '../harness/classifier.js';
 import type { DiscoveredTarget } from '../harness/discoveredTargets.js';
 import { ToolKind } from '../safety/toolKind.js';
 import { formatIssues, issuesOf, safeParseInput, type Issue } from '../core/Issue.js';

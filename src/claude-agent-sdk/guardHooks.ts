@@ -8,7 +8,7 @@ import type {
 } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import type { SafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import type { BlockReasonCode } from '../safety/toolKind.js';
 import type { CodingAgentClassifier } from '../presets/codingAgent.js';
 import { ClaudeCodeHookInput } from '../hooks/ClaudeCodeHookInput.js';

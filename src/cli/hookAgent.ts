@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
-import type { ExecutionProfile, SafetySession, TargetMode } from '../safety/SafetySession.js';
+import type { ExecutionProfile, SafetySession, TargetMode } from '../safety/SafetySessionTypes.js';
 import { createCodingAgentClassifier } from '../presets/codingAgent.js';
 import { defaultStateDir } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';

@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BlockReasonCode } from '../safety/toolKind.js';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
-import type { ExecutionProfile, TargetMode } from '../safety/SafetySession.js';
+import type { ExecutionProfile, TargetMode } from '../safety/SafetySessionTypes.js';
 import { ClaudeCodeHookInput, CLAUDE_CODE_HOOK_EVENTS } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
 import { createCodingAgentClassifier } from '../presets/codingAgent.js';

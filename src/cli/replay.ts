@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { RecordingParseError, replayRecordingStream, type Divergence } from '../index.js';

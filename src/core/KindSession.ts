@@ -10,6 +10,7 @@ import {
   type MachineRunner,
   type MachineStep,
 } from './MachineRunner.js';
+import { migrateSnapshot, readingOf, SessionShell } from './SessionShell.js';
 
 /*
  * The session of any machine kind: its events checked against the kind's schemas, run on the
@@ -61,10 +62,14 @@ export class KindSessionError extends IssueError {
 export interface KindSessionOptions {
   /** Session id. Default a random UUID. */
   id?: string;
-  /** Clock, epoch milliseconds, for the recording. Default `Date.now`. */
+  /** Clock, epoch milliseconds, for the recording; it never goes backwards. Default `Date.now`. */
   now?: () => number;
-  /** Receives one entry per start and per event. */
+  /** Receives one entry per start and per event; an error it throws goes to `onRecorderError`. */
   recorder?: { record(entry: KindRecordingEntry): void };
+  /** Called when the recorder throws; the event stands. Default: `console.error`. */
+  onRecorderError?: (error: unknown, entry: KindRecordingEntry) => void;
+  /** Called when a listener throws; the event stands. Default: `console.error`. */
+  onListenerError?: (error: unknown) => void;
   /** What runs the machine. Default as for sessions: the compiled table. */
   executor?: Executor;
 }
@@ -79,19 +84,24 @@ export interface KindSession<C = unknown, E extends { type: string } = { type: s
    * @throws {KindSessionError} naming the bad field; nothing was sent.
    */
   send(event: E): MachineStep<C>;
+  /** Calls the listener after every event; returns its removal. A listener's error never reaches `send`. */
+  subscribe(listener: (session: KindSession<C, E>) => void): () => void;
   persist(): KindSnapshot;
 }
 
-class Session<C, E extends { type: string }> implements KindSession<C, E> {
-  private seq = 0;
+class Session<C, E extends { type: string }>
+  extends SessionShell<C, E, KindRecordingEntry, KindSession<C, E>>
+  implements KindSession<C, E>
+{
   constructor(
-    readonly id: string,
+    id: string,
     private readonly kind: AnyMachineKind,
-    private readonly runner: MachineRunner<C, E>,
-    private readonly options: KindSessionOptions,
+    runner: MachineRunner<C, E>,
+    options: KindSessionOptions,
     start: NonNullable<KindRecordingEntry['start']>,
   ) {
-    this.record({ start, after: runner.state.value });
+    super(id, runner, options, firstTime(options.now));
+    this.record({ start, after: runner.state.value }, this.time);
   }
   get state() {
     return this.runner.state.value;
@@ -105,10 +115,19 @@ class Session<C, E extends { type: string }> implements KindSession<C, E> {
       const issues = issuesOf(parsed.error);
       throw new KindSessionError(`${this.kind.name}: invalid event: ${formatIssues(issues)}`, issues);
     }
-    const before = this.runner.state.value;
-    const step = this.runner.send(parsed.data as E);
-    this.record({ event: parsed.data as E, before, after: step.state.value, actions: step.actions.map((a) => a.type) });
-    return step;
+    const { before, after, actions } = this.step(parsed.data as E);
+    this.record({
+      event: parsed.data as E,
+      before: before.value,
+      after: after.value,
+      actions: actions.map((a) => a.type),
+    });
+    this.notify(this);
+    return { state: after, actions };
+  }
+  subscribe(listener: (session: KindSession<C, E>) => void): () => void {
+    if (typeof listener !== 'function') throw new KindSessionError('subscribe: listener: expected a function');
+    return this.listen(listener);
   }
   persist(): KindSnapshot {
     return {
@@ -120,17 +139,24 @@ class Session<C, E extends { type: string }> implements KindSession<C, E> {
       context: structuredClone(this.runner.state.context),
     };
   }
-  private record(part: Omit<KindRecordingEntry, 'v' | 'session' | 'seq' | 'at' | 'context'>): void {
-    if (!this.options.recorder) return;
-    this.options.recorder.record({
+  private record(part: Omit<KindRecordingEntry, 'v' | 'session' | 'seq' | 'at' | 'context'>, at = this.clock()): void {
+    if (!this.recording) return;
+    this.emit({
       v: 1,
       session: this.id,
       seq: this.seq++,
-      at: (this.options.now ?? Date.now)(),
+      at,
       ...part,
       context: this.kind.recorded(this.runner.state.context as object),
     });
   }
+}
+
+/** A kind session's first time: its clock's first reading, which must be finite epoch milliseconds. */
+function firstTime(now: unknown = Date.now): number {
+  const t = typeof now === 'function' ? readingOf(now as () => number) : undefined;
+  if (t === undefined) throw new KindSessionError('options.now: expected a clock giving finite epoch milliseconds');
+  return t;
 }
 
 /**
@@ -179,15 +205,14 @@ export function restoreKindSession<C, E extends { type: string }>(
   let value = parsed.data as KindSnapshot & Record<string, unknown>;
   if (value.kind !== kind.name)
     throw new KindSessionError(`invalid snapshot: kind: expected "${kind.name}", got ${JSON.stringify(value.kind)}`);
-  while (value.version < kind.snapshot.version) {
-    const migrate = kind.snapshot.migrations[value.version];
-    if (!migrate) throw new KindSessionError(`unsupported snapshot version ${value.version} of kind "${kind.name}"`);
-    value = migrate(value) as typeof value;
-  }
-  if (value.version !== kind.snapshot.version)
-    throw new KindSessionError(
-      `unsupported snapshot version ${value.version}: this build reads versions up to ${kind.snapshot.version}`,
-    );
+  value = migrateSnapshot(
+    value,
+    kind.snapshot,
+    (version) =>
+      new KindSessionError(
+        `unsupported snapshot version ${JSON.stringify(version)} of kind "${kind.name}": this build reads versions up to ${kind.snapshot.version}`,
+      ),
+  );
   const context = safeParseInput(kind.context, value.context);
   if (!context.success) {
     const issues = issuesOf(context.error).map((i) => ({ ...i, path: ['context', ...i.path] }));

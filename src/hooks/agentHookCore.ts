@@ -1,4 +1,4 @@
-import type { SafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import {

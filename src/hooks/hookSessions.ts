@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordingEntry, SessionRecorder } from '../safety/RecordingEntry.js';
-import type { SafetySession, SafetySessionOptions } from '../safety/SafetySession.js';
+import type { SafetySession, SafetySessionOptions } from '../safety/SafetySessionTypes.js';
 import { createFileSessionStore, type SessionNotes } from '../node/createFileSessionStore.js';
 
 /*

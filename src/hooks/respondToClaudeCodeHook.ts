@@ -1,12 +1,7 @@
-import type { SafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { BlockReasonCode } from '../safety/toolKind.js';
-import {
-  codingAgentClassifier,
-  codingCallStart,
-  type CodingAgentCall,
-  type CodingAgentClassifier,
-} from '../presets/codingAgent.js';
+import { codingAgentClassifier, codingCallStart, type CodingAgentClassifier } from '../presets/codingAgent.js';
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
 import { explainBlock } from './explainBlock.js';

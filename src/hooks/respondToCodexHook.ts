@@ -1,4 +1,4 @@
-import type { SafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import { fileTarget, type CodingAgentCall } from '../presets/codingAgent.js';
 import type { CodexHookInput, CodexHookOutput } from './CodexHookInput.js';
 import {

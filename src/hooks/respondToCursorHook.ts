@@ -1,4 +1,4 @@
-import type { SafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import { fileTarget } from '../presets/codingAgent.js';
 import type { CursorHookInput, CursorHookOutput } from './CursorHookInput.js';
 import {

@@ -24,12 +24,8 @@ import * as z from 'zod/mini';
 import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../core/Issue.js';
-import {
-  createSafetySession,
-  restoreSafetySession,
-  type SafetySession,
-  type SafetySessionOptions,
-} from '../safety/SafetySession.js';
+import { createSafetySession, restoreSafetySession } from '../safety/SafetySession.js';
+import type { SafetySession, SafetySessionOptions } from '../safety/SafetySessionTypes.js';
 
 /*
  * Sessions kept in files, for processes that live for one event (a coding agent's hooks).

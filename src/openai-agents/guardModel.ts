@@ -9,8 +9,8 @@ import type {
 } from '@openai/agents';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
-import { deniedText, escalationOf, tellUserWords } from '../ai-sdk/gateCall.js';
-import { optionsError, rePromptText, SessionLike } from '../ai-sdk/shared.js';
+import { deniedText, escalationOf, tellUserWords } from '../harness/adapters/gateCall.js';
+import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
 
 /** What {@link guardModel} accepts. */
 export const GuardModelOptions = z.strictObject({

@@ -17,8 +17,8 @@ import {
   rememberEscalation,
   rethrowable,
   settleGated,
-} from '../ai-sdk/gateCall.js';
-import { optionsError, SessionLike } from '../ai-sdk/shared.js';
+} from '../harness/adapters/gateCall.js';
+import { optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
 
 /** Who an attestation from an approved run interruption names as its author. */
 const AGENTS_APPROVER = 'openai-agents:approval';

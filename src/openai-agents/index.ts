@@ -7,4 +7,4 @@
  */
 export { guardedTool, GuardOptions } from './guardedTool.js';
 export { guardModel, GuardModelOptions, finalAnswerGuardrail, FINAL_ANSWER_GUARDRAIL } from './guardModel.js';
-export { rePromptText } from '../ai-sdk/shared.js';
+export { rePromptText } from '../harness/adapters/adapterKit.js';

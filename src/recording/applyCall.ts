@@ -1,5 +1,5 @@
 import type { RecordedCall } from '../safety/RecordingEntry.js';
-import type { CallOutcome, SafetySession } from '../safety/SafetySession.js';
+import type { CallOutcome, SafetySession } from '../safety/SafetySessionTypes.js';
 
 export type { CallOutcome };
 

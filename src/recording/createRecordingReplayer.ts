@@ -1,7 +1,8 @@
 import type { SafetyMachine } from '../safety/createSafetyMachine.js';
 import { summariseContext, type ContextSummary, type RecordingEntry } from '../safety/RecordingEntry.js';
 import type { SafetyContext } from '../safety/SafetyContext.js';
-import { createSafetySession, restoreSafetySession, type SafetySession } from '../safety/SafetySession.js';
+import { createSafetySession, restoreSafetySession } from '../safety/SafetySession.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import type { SessionState } from '../safety/toolKind.js';
 import { applyCall, type CallOutcome } from './applyCall.js';
 

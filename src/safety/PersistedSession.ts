@@ -2,10 +2,12 @@ import * as z from 'zod/mini';
 import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from '../core/Issue.js';
+import { migrateSnapshot } from '../core/SessionShell.js';
+import { copyWithChecksum } from '../core/snapshotChecksum.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
 export const PERSISTED_SESSION_VERSION = 4;
-export const PERSISTED_SESSION_FORMAT = 'assistant-safety/session';
+const PERSISTED_SESSION_FORMAT = 'assistant-safety/session';
 
 /** A session as plain JSON: what `persist()` returns and `restoreSafetySession()` takes. */
 export const PersistedSession = z
@@ -104,6 +106,38 @@ export const SNAPSHOT_MIGRATIONS: Record<number, (snapshot: Json) => Json> = {
   },
 };
 
+/**
+ * A session as its snapshot: a deep copy (callers that change the result cannot reach in), made by
+ * the same walk that computes the checksum letting a restore of it skip the schema check. The id is
+ * left out of the checksum: a restore may give the session another id anyway (`options.id`), and
+ * snapshots of sessions in the same state then share a checksum (the replayer keeps one copy).
+ */
+export function persistedSessionOf(
+  id: string,
+  state: SessionState,
+  context: SafetyContext,
+  blockStreak: number,
+): PersistedSession {
+  const body = {
+    format: PERSISTED_SESSION_FORMAT,
+    version: PERSISTED_SESSION_VERSION,
+    state,
+    context,
+    blockStreak,
+  } as const;
+  const copied = copyWithChecksum(body);
+  const copy = copied?.copy ?? { ...body, context: structuredClone(context) };
+  return {
+    format: copy.format,
+    version: copy.version,
+    id,
+    state: copy.state,
+    context: copy.context,
+    blockStreak: copy.blockStreak,
+    ...(copied && { checksum: copied.checksum }),
+  };
+}
+
 /** Prefix that keeps call ids apart from object property names while zod reads the calls (see below). */
 const ID = 'id:';
 
@@ -135,17 +169,14 @@ export function parsePersistedSession(input: unknown): PersistedSession {
       `invalid snapshot: format: expected "${PERSISTED_SESSION_FORMAT}", got ${JSON.stringify(format)}`,
     );
   }
-  for (;;) {
-    const { version } = value as { version?: unknown };
-    if (version === PERSISTED_SESSION_VERSION) break;
-    const migrate = typeof version === 'number' ? SNAPSHOT_MIGRATIONS[version] : undefined;
-    if (!migrate || !Object.hasOwn(SNAPSHOT_MIGRATIONS, version as number)) {
-      throw new SnapshotError(
+  value = migrateSnapshot(
+    value as Json,
+    { version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS },
+    (version) =>
+      new SnapshotError(
         `unsupported snapshot version ${JSON.stringify(version)}: this build reads versions 1 to ${PERSISTED_SESSION_VERSION}`,
-      );
-    }
-    value = migrate(value as Json);
-  }
+      ),
+  );
   // zod's records drop a key named `__proto__`; call ids are names, so they are read prefixed.
   const context = (value as { context?: unknown }).context;
   for (const field of CALL_MAPS) {

@@ -195,3 +195,27 @@ export type RecordingEntry = z.infer<typeof RecordingEntry>;
 export interface SessionRecorder {
   record(entry: RecordingEntry): void;
 }
+
+/**
+ * One call's entry, field by field in the recording's order (a literal with conditional spreads is
+ * slow to build, and sessions with a recorder build one per call).
+ */
+export function recordingEntryOf(
+  session: string,
+  seq: number,
+  at: number,
+  call: RecordedCall,
+  outcome: Pick<RecordingEntry, 'decision' | 'reasonCode' | 'result' | 'note' | 'wouldBlock'>,
+  before: { value: string },
+  after: { value: string; context: SafetyContext },
+): RecordingEntry {
+  const entry = { v: 1, session, seq, at, call, decision: outcome.decision } as RecordingEntry;
+  if (outcome.reasonCode !== undefined) entry.reasonCode = outcome.reasonCode;
+  if (outcome.result !== undefined) entry.result = outcome.result;
+  if (outcome.note !== undefined) entry.note = outcome.note;
+  if (outcome.wouldBlock !== undefined) entry.wouldBlock = outcome.wouldBlock;
+  entry.before = before.value as SessionState;
+  entry.after = after.value as SessionState;
+  entry.context = summariseContext(after.context);
+  return entry;
+}

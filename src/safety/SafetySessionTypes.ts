@@ -7,8 +7,8 @@ import type { Executor } from '../core/MachineRunner.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import type { PersistedSession } from './PersistedSession.js';
 import type { Decision, RecordedBlockCode, RecordedCall, RecordingEntry, SessionRecorder } from './RecordingEntry.js';
-import type { EXECUTION_PROFILES, PendingRecovery, SafetyContext, TargetProvenance } from './SafetyContext.js';
-import type { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
+import type { EXECUTION_PROFILES, PendingRecovery, SafetyContext } from './SafetyContext.js';
+import type { SessionState, ToolKind } from './toolKind.js';
 
 export interface SafetySessionOptions {
   /** Clock, epoch milliseconds. Default `Date.now`. */

@@ -1,6 +1,6 @@
 import { setup } from 'xstate';
 import { createMachineOfKind } from '../core/createMachineOfKind.js';
-import { DEFAULT_CONFIG, initialContext, type SafetyConfig, type SafetyContext } from './SafetyContext.js';
+import { DEFAULT_CONFIG, initialContext, type SafetyContext } from './SafetyContext.js';
 import type { SafetyEvent } from './SafetyEvent.js';
 import { safetyMachineKind, type SafetyMachineInput } from './safetyMachineKind.js';
 

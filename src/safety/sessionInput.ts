@@ -5,7 +5,10 @@
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
 import { safeParseInput } from '../core/Issue.js';
-import type { ToolCallEnd, ToolCallStart } from './SafetySessionTypes.js';
+import type { LoopBlock, TargetSource, ToolCallEnd, ToolCallStart } from './SafetySessionTypes.js';
+import type { FSMBlockedError } from './FSMBlockedError.js';
+import { BlockReasonCode, type ToolKind } from './toolKind.js';
+import { evidenceFor } from './blockReasons.js';
 
 /** Thrown for a call with malformed arguments; nothing was applied. */
 export class SafetyInputError extends TypeError {
@@ -34,7 +37,12 @@ const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.ty
  * (zod is the judge and words the error). `names` maps a field to the
  * argument's name in the method's signature, for the error's path.
  */
-export function validCall<C extends RecordedCall>(method: string, call: C, names: Record<string, string> = {}): C {
+export function validCall<C extends RecordedCall>(
+  method: string,
+  call: C,
+  names: Record<string, string> = {},
+  argument?: string,
+): C {
   if (quickCheckCall(call)) return call;
   const schema = CALL_SCHEMAS.get((call as { type?: unknown }).type as string);
   if (!schema)
@@ -44,7 +52,8 @@ export function validCall<C extends RecordedCall>(method: string, call: C, names
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? String(issue.path[0]) : '';
   const got = field ? (call as Record<string, unknown>)[field] : call;
-  throw new SafetyInputError(`${method}: ${names[field] ?? field}`, `${issue.message}, got ${describe(got)}`);
+  const name = names[field] ?? (argument !== undefined && field ? `${argument}.${field}` : field);
+  throw new SafetyInputError(`${method}: ${name}`, `${issue.message}, got ${describe(got)}`);
 }
 
 const SESSION_ID = RecordingEntry.shape.session;
@@ -55,63 +64,10 @@ export function checkId(id: unknown): asserts id is string {
     throw new SafetyInputError('options.id', `${parsed.error.issues[0]!.message}, got ${describe(id)}`);
 }
 
-/** Argument names of the lifecycle methods, for error paths. */
-const CALL_NAMES = {
-  id: 'call.id',
-  kind: 'call.kind',
-  tool: 'call.tool',
-  targets: 'call.targets',
-  stateOnly: 'call.stateOnly',
-  trust: 'call.trust',
-  creates: 'call.creates',
-  created: 'call.created',
-  egress: 'call.egress',
-  digest: 'call.digest',
-  check: 'call.check',
-  delegates: 'call.delegates',
-};
-const RESULT_NAMES = {
-  id: 'result.id',
-  ok: 'result.ok',
-  verified: 'result.verified',
-  unknown: 'result.unknown',
-  discovered: 'result.discovered',
-  fields: 'result.discovered',
-  orphanedBy: 'result.orphanedBy',
-};
+/** `endToolCall`'s argument names where they differ from `result.<field>`, for error paths. */
+const RESULT_NAMES = { fields: 'result.discovered' };
 
-export const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', code: 'block.code' };
-export const PERFORM_NAMES = Object.fromEntries(
-  [
-    'type',
-    'id',
-    'kind',
-    'tool',
-    'ok',
-    'verified',
-    'unknown',
-    'code',
-    'errorCode',
-    'targets',
-    'stateOnly',
-    'trust',
-    'discovered',
-    'fields',
-    'orphanedBy',
-    'creates',
-    'created',
-    'egress',
-    'digest',
-    'check',
-    'delegates',
-    'text',
-    'source',
-    'evidence',
-    'reasonCode',
-    'by',
-    'note',
-  ].map((k) => [k, `call.${k}`]),
-);
+const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', code: 'block.code' };
 
 /** `beginToolCall`'s argument as the recorded call, checked (fields copied one by one: nothing else rides along). */
 export function startCallOf(call: ToolCallStart, method = 'beginToolCall'): RecordedCall {
@@ -127,7 +83,7 @@ export function startCallOf(call: ToolCallStart, method = 'beginToolCall'): Reco
   if (digest !== undefined) recorded.digest = digest;
   if (check !== undefined) recorded.check = check;
   if (delegates !== undefined) recorded.delegates = delegates;
-  return validCall(method, recorded, CALL_NAMES);
+  return validCall(method, recorded, {}, 'call');
 }
 
 /** `endToolCall`'s argument as the recorded call, checked. */
@@ -145,5 +101,64 @@ export function endCallOf(result: ToolCallEnd): RecordedCall {
       call.fields = discovered.map((d) => (typeof d === 'object' && d !== null ? d.field : ''));
     } else call.discovered = discovered as string[];
   }
-  return validCall('endToolCall', call, RESULT_NAMES);
+  return validCall('endToolCall', call, RESULT_NAMES, 'result');
 }
+
+/**
+ * The other methods' arguments as their recorded calls, checked the same way: what a session runs
+ * is always a `RecordedCall`, whichever method it came through, so a recording replays every one.
+ */
+export const callOf = {
+  compatible(type: 'canExecuteTool' | 'onToolSuccess', kind: ToolKind, tool: string, targets?: string[]): RecordedCall {
+    const call = { type, kind, tool } as Extract<RecordedCall, { type: 'canExecuteTool' }>;
+    if (targets !== undefined) call.targets = targets;
+    return validCall(type, call as RecordedCall, { tool: 'toolName' });
+  },
+  targetEstablished(options?: { targets?: string[]; source?: TargetSource }): RecordedCall {
+    const call: RecordedCall = { type: 'targetEstablished' };
+    if (options !== undefined) {
+      checkObject('targetEstablished: options', options);
+      if (options.targets !== undefined) call.targets = options.targets;
+      if (options.source !== undefined) call.source = options.source;
+    }
+    return validCall('targetEstablished', call, { targets: 'options.targets', source: 'options.source' });
+  },
+  userMessage(text: string, options?: { source?: 'user' | 'system' }): RecordedCall {
+    const call: RecordedCall = { type: 'userMessage', text };
+    if (options !== undefined) {
+      checkObject('userMessage: options', options);
+      if (options.source !== undefined) call.source = options.source;
+    }
+    return validCall('userMessage', call, { source: 'options.source' });
+  },
+  trackPendingRecovery(errorCode: string, tool: string): RecordedCall {
+    return validCall('trackPendingRecovery', { type: 'trackPendingRecovery', errorCode, tool }, { tool: 'toolName' });
+  },
+  checkRecoverySuccess(tool: string): RecordedCall {
+    return validCall('checkRecoverySuccess', { type: 'checkRecoverySuccess', tool }, { tool: 'toolName' });
+  },
+  recordLoopBlock(block: LoopBlock): RecordedCall {
+    checkObject('recordLoopBlock: block', block);
+    const { id, kind, tool, code } = block;
+    return validCall('recordLoopBlock', { type: 'recordLoopBlock', id, kind, tool, code }, BLOCK_NAMES);
+  },
+  /** `undefined` for a block no person can lift (a write in flight, a profile's refusal). */
+  attest(block: FSMBlockedError, attestation: { by: string; note?: string }): RecordedCall | undefined {
+    checkObject('attest: block', block);
+    checkObject('attest: attestation', attestation);
+    const reasonCode = safeParseInput(BlockReasonCode, block.reasonCode);
+    if (!reasonCode.success)
+      throw new SafetyInputError(
+        'attest: block.reasonCode',
+        `expected a block reason code, got ${describe(block.reasonCode)}`,
+      );
+    const evidence = evidenceFor(reasonCode.data);
+    if (evidence === undefined) return undefined;
+    const call: RecordedCall = { type: 'attest', reasonCode: reasonCode.data, evidence, by: attestation.by };
+    if (evidence === 'target' && block.targets !== undefined && block.targets.length > 0)
+      call.targets = [...block.targets];
+    if (attestation.note !== undefined) call.note = attestation.note;
+    if (typeof block.digest === 'string') call.digest = block.digest;
+    return validCall('attest', call, { by: 'attestation.by', note: 'attestation.note' });
+  },
+};

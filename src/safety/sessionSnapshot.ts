@@ -22,17 +22,7 @@ import { copyWithChecksum, type ShallowCopy } from '../core/snapshotChecksum.js'
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
 import { describe, SafetyInputError } from './sessionInput.js';
 import { defaultExecutor, type Executor } from '../core/MachineRunner.js';
-
-/** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
-export function readingOf(now: () => number): number | undefined {
-  let t: unknown;
-  try {
-    t = now();
-  } catch {
-    return undefined;
-  }
-  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
-}
+import { readingOf } from '../core/SessionShell.js';
 
 /** The first reading of a session's clock, which must be a function that gives finite epoch milliseconds. */
 export function firstReading(now: unknown): number {

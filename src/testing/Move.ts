@@ -5,8 +5,8 @@ import type { RecordedBlockCode, RecordedCall } from '../safety/RecordingEntry.j
 import type { InFlightCall, SafetyConfig, SafetyContext } from '../safety/SafetyContext.js';
 import type { SafetyEvent } from '../safety/SafetyEvent.js';
 import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
-import type { SafetySession } from '../safety/SafetySession.js';
-import { TOOL_KINDS, type BlockReasonCode, type ToolKind } from '../safety/toolKind.js';
+import type { SafetySession } from '../safety/SafetySessionTypes.js';
+import { TOOL_KINDS, type ToolKind } from '../safety/toolKind.js';
 
 /*
  * A move is what a test does to a session, independent of call ids and

@@ -1,6 +1,5 @@
 import { MAX_VALIDATED_TARGETS } from '../safety/SafetyContext.js';
 import {
-  changedFlags,
   describeChange,
   endsDelegation,
   fileEditEnd,

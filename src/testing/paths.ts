@@ -3,7 +3,6 @@ import type { RecordedBlockCode } from '../safety/RecordingEntry.js';
 import type { SafetyConfig } from '../safety/SafetyContext.js';
 import type { BlockReasonCode, SessionState } from '../safety/toolKind.js';
 import { safetyMachineKind } from '../safety/safetyMachineKind.js';
-import { guardOutcomeIds, transitionsOf } from './coverage.js';
 import { pathName } from './describeStep.js';
 import type { GraphEdge, MachineGraph } from './exploreMachine.js';
 import { coveringPaths, edgeCoverageItems } from './kindPaths.js';

@@ -1,7 +1,8 @@
 import { getNextSnapshot } from 'xstate';
 import type { SafetyMachine } from '../safety/createSafetyMachine.js';
 import type { SafetyConfig } from '../safety/SafetyContext.js';
-import { createSafetySession, type SafetySession, type SafetySessionOptions } from '../safety/SafetySession.js';
+import { createSafetySession } from '../safety/SafetySession.js';
+import type { SafetySession, SafetySessionOptions } from '../safety/SafetySessionTypes.js';
 import { safetyMachine } from '../safety/safetyMachine.js';
 import { applyMove, moveLabel, moveToEvent, type Move } from './Move.js';
 import type { PathPlan, StepExpectation } from './paths.js';

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialReducerState, reduce, type ReducerEvent, type ReducerState } from '../../bench/baselineReducer.js';
-import { createSafetySession, type SafetySession } from '../../src/safety/SafetySession.js';
+import { createSafetySession } from '../../src/safety/SafetySession.js';
+import type { SafetySession } from '../../src/safety/SafetySessionTypes.js';
 
 /*
  * The gate benchmark's ratio is only meaningful if its yardstick does what the

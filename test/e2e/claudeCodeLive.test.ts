@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runClaudeCodeHook } from '../../src/cli/hookClaudeCode.js';
-import { bash, edit, events, FILE, read, todo } from '../hooks/fixtures.js';
+import { bash, edit, events, read, todo } from '../hooks/fixtures.js';
 import { root, screenshot, serveAppInBrowser } from './helpers.js';
 
 /*

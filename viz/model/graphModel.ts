@@ -121,8 +121,3 @@ export function buildGraphModel(def: MachineDefinition): GraphModel {
   }
   return { id: def.id, description: def.description, nodes, edges, transitions, definition: def };
 }
-
-/** The one-line label of a transition: `EVENT [guard]`. */
-function transitionLabel(t: TransitionModel): string {
-  return t.guard ? `${t.event} [${t.guard}]` : t.event;
-}

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { CallDescriptor } from '../classifier.js';
 import type { FSMBlockedError } from '../../safety/FSMBlockedError.js';
-import type { SafetySession } from '../../safety/SafetySession.js';
+import type { SafetySession } from '../../safety/SafetySessionTypes.js';
 import { BlockReasonCode, type ToolKind } from '../../safety/toolKind.js';
 import type { ToolCall } from './ToolCall.js';
 
@@ -78,4 +78,3 @@ export const ToolLoopOptions = z.strictObject({
   ),
 });
 export type ToolLoopOptions = z.input<typeof ToolLoopOptions>;
-type ResolvedToolLoopOptions = z.output<typeof ToolLoopOptions>;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { FSMBlockedError } from '../../safety/FSMBlockedError.js';
-import type { SafetySession, ToolCallStart } from '../../safety/SafetySession.js';
+import type { SafetySession, ToolCallStart } from '../../safety/SafetySessionTypes.js';
 import { TOOL_KINDS, type ToolKind } from '../../safety/toolKind.js';
 import { callKey } from './callKey.js';
 import { createLimiter } from './createLimiter.js';

@@ -1,4 +1,4 @@
-import type { SafetySession, ToolCallEnd } from '../../safety/SafetySession.js';
+import type { SafetySession, ToolCallEnd } from '../../safety/SafetySessionTypes.js';
 
 /**
  * Ends a call on the session and, when that leaves a write verified (the

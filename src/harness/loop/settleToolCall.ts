@@ -1,4 +1,4 @@
-import type { SafetySession, ToolCallEnd } from '../../safety/SafetySession.js';
+import type { SafetySession, ToolCallEnd } from '../../safety/SafetySessionTypes.js';
 import { outcomeOfError } from '../outcomeOfError.js';
 import type { ToolKind } from '../../safety/toolKind.js';
 import { finishToolCall } from './finishToolCall.js';

@@ -1,5 +1,5 @@
 import type { FSMBlockedError } from '../../safety/FSMBlockedError.js';
-import type { SafetySession } from '../../safety/SafetySession.js';
+import type { SafetySession } from '../../safety/SafetySessionTypes.js';
 
 /**
  * The sentence a loop feeds back to the model when its final answer is

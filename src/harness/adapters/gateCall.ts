@@ -1,10 +1,15 @@
+/*
+ * The adapters' shared kit: how the AI SDK and Agents SDK adapters describe, probe, begin and
+ * settle a gated call, with the tool loop's settle rule. Not part of the root entry: only
+ * the adapter subpaths load it (it uses the full zod their option schemas use).
+ */
 import { z } from 'zod';
-import type { FSMBlockedEnvelope, FSMBlockedError } from '../safety/FSMBlockedError.js';
-import type { SafetySession, ToolCallStart } from '../safety/SafetySession.js';
-import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../safety/toolKind.js';
+import type { FSMBlockedEnvelope, FSMBlockedError } from '../../safety/FSMBlockedError.js';
+import type { SafetySession, ToolCallStart } from '../../safety/SafetySessionTypes.js';
+import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../../safety/toolKind.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
-import { settleToolCall, type SettledCall } from '../harness/loop/settleToolCall.js';
-import { callFacts, digestOf, discoveredBy } from '../harness/loop/callFacts.js';
+import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
+import { callFacts, digestOf, discoveredBy } from '../loop/callFacts.js';
 
 /** `(toolName, input) => ToolKind`, or a describing classifier (`createClassifier(rules)`, whose `describe` is used). */
 export type AdapterClassify = (toolName: string, input: unknown) => unknown;

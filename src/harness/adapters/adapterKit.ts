@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { FSMBlockedEnvelope, FSMBlockedError, SafetySession } from '../index.js';
+import type { FSMBlockedEnvelope, FSMBlockedError } from '../../safety/FSMBlockedError.js';
+import type { SafetySession } from '../../safety/SafetySessionTypes.js';
 // The tool loop's own wording for a refused final answer (not part of the root entry's API).
-import { verificationConstraint } from '../harness/loop/verificationConstraint.js';
+import { verificationConstraint } from '../loop/verificationConstraint.js';
 
 const SESSION_METHODS = ['beginToolCall', 'can', 'endToolCall', 'canFinalAnswer', 'completeVerification'] as const;
 
