@@ -55,7 +55,8 @@ export abstract class SessionShell<C, E extends { type: string }, Entry, Self> {
   /** Session time: the latest good clock reading. It never goes backwards; a bad reading leaves it as it is. */
   private latest: number;
   private readonly now: () => number;
-  private readonly listeners = new Set<(session: Self) => void>();
+  /** Made at the first `subscribe`: most sessions never have a listener, and a restore makes one session per call. */
+  private listeners: Set<(session: Self) => void> | undefined;
 
   /** `time` is the session's first time (a restore's is never below what its snapshot mentions). */
   protected constructor(
@@ -119,7 +120,7 @@ export abstract class SessionShell<C, E extends { type: string }, Entry, Self> {
 
   /** Tells every listener; one that throws is reported and the others still hear. */
   protected notify(self: Self): void {
-    if (this.listeners.size === 0) return; // no iterator for the usual session, which has no listener
+    if (this.listeners === undefined || this.listeners.size === 0) return; // no iterator for the usual session
     const onError = this.shell.onListenerError ?? ((e) => console.error('assistant-safety: listener failed:', e));
     for (const listener of this.listeners) {
       try {
@@ -132,9 +133,10 @@ export abstract class SessionShell<C, E extends { type: string }, Entry, Self> {
 
   /** Adds a listener called after every call or event; returns its removal. */
   protected listen(listener: (session: Self) => void): () => void {
-    this.listeners.add(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
     return () => {
-      this.listeners.delete(listener);
+      listeners.delete(listener);
     };
   }
 }

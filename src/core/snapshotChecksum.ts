@@ -40,7 +40,7 @@ function mixString(s: string): void {
 const HEX = '0123456789abcdef';
 
 /** Eight lowercase hex digits of a 32-bit value (`toString(16)` and `padStart` cost a tenth of a restore). */
-function hex8(n: number): string {
+export function hex8(n: number): string {
   return (
     HEX[(n >>> 28) & 15]! +
     HEX[(n >>> 24) & 15]! +
