@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   AgentHooksError,
   mergeCodexHooks,
@@ -11,9 +10,8 @@ import {
   type HookAgent,
   type MergedHooks,
 } from '../hooks/mergeAgentHooks.js';
-import { lineDiff } from '../editor/lineDiff.js';
-import { writeFileAtomic } from '../node/machineFiles.js';
 import { UsageError, type CliIO } from './Command.js';
+import { installArgs, projectHasPackage, PROJECT_BIN, quote, writeHookSettings } from './hookInstallFile.js';
 
 /*
  * `hook install codex|gemini|cursor`: the gate's hook command merged into the agent's own hook
@@ -22,9 +20,6 @@ import { UsageError, type CliIO } from './Command.js';
  * it, and every failure (no installation, no node, a crash) ends as exit 2 with a reason on
  * stderr, which all three agents take as "refuse the call".
  */
-
-/** Where the package's command sits in a project that installed it. */
-const PROJECT_BIN = 'node_modules/assistant-safety/dist/src/cli/bin.js';
 
 interface AgentInstall {
   label: string;
@@ -60,8 +55,6 @@ export const AGENT_INSTALLS: Record<HookAgent, AgentInstall> = {
     merge: mergeCursorHooks,
   },
 };
-
-const quote = (s: string) => (/^[A-Za-z0-9_./:@=,+-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`);
 
 /** Runs the found command and turns every failure into exit 2 with a reason on stderr. */
 function guarded(run: string, missing: string): string {
@@ -102,85 +95,23 @@ function ownCommand(agent: HookAgent, args: string): string {
 /** `hook install codex|gemini|cursor`: merges the hook entries into the agent's file (atomically), or prints the diff. */
 export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: CliIO): Promise<number> {
   const install = AGENT_INSTALLS[agent];
-  const dashes = argv.indexOf('--');
-  const own = dashes === -1 ? argv : argv.slice(0, dashes);
-  const passed = dashes === -1 ? [] : argv.slice(dashes + 1);
-  const { values, positionals } = parseArgs({
-    args: own,
-    allowPositionals: true,
-    options: {
-      project: { type: 'boolean' },
-      user: { type: 'boolean' },
-      settings: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      command: { type: 'string' },
-    },
-  });
+  const { values, positionals, args } = installArgs(argv);
   if (positionals.length !== 1 || positionals[0] !== agent)
     throw new UsageError(`hook install ${agent}: unexpected ${positionals.filter((p) => p !== agent).join(' ')}`);
-  if ([values.project, values.user, values.settings !== undefined].filter(Boolean).length > 1)
-    throw new UsageError('give one of --project, --user, --settings');
   const path = resolve(values.settings ?? (values.user ? install.user() : join(process.cwd(), install.project)));
-  const args = passed.map((a) => ` ${quote(a)}`).join('');
   let command: string;
   if (values.command !== undefined) command = `${values.command}${args}`;
   else if (values.user) command = ownCommand(agent, args);
   else {
-    if (values.settings === undefined && !existsSync(join(process.cwd(), PROJECT_BIN))) {
-      io.err(
-        `hook install: assistant-safety is not installed in this project (${join(process.cwd(), 'node_modules')}): ` +
-          'run npm install --save-dev assistant-safety first (the hook would refuse every call without it), ' +
-          'or install for yourself with --user; nothing was written',
-      );
-      return 2;
-    }
+    if (values.settings === undefined && !projectHasPackage(io)) return 2;
     command = projectAgentCommand(agent, args);
   }
-
-  let before = '';
-  let settings: unknown = {};
-  try {
-    before = readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      io.err(`hook install: cannot read ${path}: ${(e as Error).message}`);
-      return 2;
-    }
-  }
-  if (before.trim() !== '') {
-    try {
-      settings = JSON.parse(before);
-    } catch (e) {
-      io.err(`hook install: ${path} is not JSON (${(e as Error).message}); nothing was written`);
-      return 2;
-    }
-  }
-  let merged: MergedHooks;
-  try {
-    merged = install.merge(settings, command);
-  } catch (e) {
-    if (e instanceof AgentHooksError) {
-      io.err(`hook install: ${path}: ${e.message}; nothing was written`);
-      return 2;
-    }
-    throw e;
-  }
-  const after = `${JSON.stringify(merged.settings, null, 2)}\n`;
-  if (values['dry-run']) {
-    io.out(`--- ${path}\n+++ ${path} (with the assistant-safety hooks)`);
-    io.out(
-      lineDiff(before, after)
-        .map((l) => `${l.op}${l.text}`)
-        .join('\n'),
-    );
-    return 0;
-  }
-  if (!merged.changed) {
-    io.out(`hook install: ${path} already has the assistant-safety hooks`);
-    return 0;
-  }
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, after);
-  io.out(`hook install: added the assistant-safety hooks for ${install.label} to ${path}\n  command: ${command}`);
-  return 0;
+  return writeHookSettings(
+    path,
+    command,
+    install.merge,
+    (e) => e instanceof AgentHooksError,
+    { dryRun: values['dry-run'] === true, label: ` for ${install.label}` },
+    io,
+  );
 }

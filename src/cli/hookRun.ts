@@ -1,0 +1,222 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BlockReasonCode } from '../safety/toolKind.js';
+import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
+import type { ExecutionProfile, SafetySession, TargetMode } from '../safety/SafetySessionTypes.js';
+import { createCodingAgentClassifier, type CodingAgentClassifier } from '../presets/codingAgent.js';
+import { defaultStateDir, type SessionNotes } from '../node/createFileSessionStore.js';
+import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
+import { formatIssues, issuesOf } from '../core/Issue.js';
+import type { CliIO } from './Command.js';
+
+/*
+ * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
+ * Gemini CLI, Cursor): the options, the deadline, reading the event, the session store and the
+ * recording are the same; an agent's protocol says how to read its event and answer it. Every
+ * failure of the hook itself is exit code 2 with the reason on stderr, which each of these agents
+ * takes as a refusal of the call: a crash of the gate never allows. Agent-neutral on purpose: a
+ * hook process loads only its own agent's modules.
+ */
+
+/** What the runner needs of one agent's hook protocol. */
+export interface HookProtocol<I> {
+  /** The agent's name in messages (`Claude Code`). */
+  label: string;
+  /** The events the gate handles; any other is answered with nothing (exit 0). */
+  events: readonly string[];
+  parse(raw: unknown): { success: true; data: I } | { success: false; error: unknown };
+  sessionId(input: I): string;
+  cwd(input: I): string;
+  /** `start` sweeps expired sessions, `end` removes the session, before any decision. */
+  lifecycle(input: I): 'start' | 'end' | undefined;
+  respond(input: I, session: SafetySession, notes: SessionNotes, options: HookDecisionOptions): unknown;
+}
+
+/** What an agent's answer is decided with, besides the event and the session. */
+export interface HookDecisionOptions {
+  classify: CodingAgentClassifier;
+  /** Block reasons answered "ask" instead of "deny" (agents that can ask). */
+  escalate: BlockReasonCode[];
+  isNewFile: (path: string, cwd: string) => boolean;
+}
+
+/** The hook's default profile: the coding profile (the file is the unit of evidence). */
+export const DEFAULT_HOOK_PROFILE: ExecutionProfile = 'coding';
+const DEFAULT_DEADLINE_MS = 5000;
+
+/** Reads all of standard input. */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Thrown when an event outlives its deadline. */
+class DeadlineError extends Error {}
+
+/**
+ * Runs `work` within `ms`: past it, rejects with a {@link DeadlineError} (and lets go of stdin,
+ * which would otherwise keep the process alive). The file store reads without blocking (a FIFO
+ * is refused, not waited on), so every wait of an event is one this timer can interrupt.
+ */
+function withDeadline<T>(work: Promise<T>, ms: number, what: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      process.stdin.destroy();
+      reject(new DeadlineError(what()));
+    }, ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs one hook event of an agent: options checked (each bad one named, exit 2), the event read
+ * from stdin within the deadline, decided on its session (files or Redis) and recorded.
+ * `escalates` says whether the agent takes `--escalate` (one that can ask a person).
+ */
+export async function runHookEvent<I>(
+  protocol: HookProtocol<I>,
+  usage: string,
+  argv: string[],
+  io: CliIO,
+  stdin: () => Promise<string> = readStdin,
+  escalates = false,
+): Promise<number> {
+  const fail = (message: string) => {
+    io.err(`assistant-safety hook: ${message}`);
+    return 2;
+  };
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.out(usage);
+    return 0;
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'state-dir': { type: 'string' },
+        rules: { type: 'string' },
+        ...(escalates && { escalate: { type: 'string' } }),
+        targets: { type: 'string', default: 'bind' },
+        profile: { type: 'string', default: DEFAULT_HOOK_PROFILE },
+        shadow: { type: 'boolean' },
+        redis: { type: 'string' },
+        record: { type: 'string' },
+        live: { type: 'string' },
+        'deadline-ms': { type: 'string' },
+      },
+    }));
+  } catch (e) {
+    return fail(`${(e as Error).message}\n\n${usage}`);
+  }
+  try {
+    const targets = values.targets as TargetMode;
+    if (targets !== 'bind' && targets !== 'ignore') return fail(`--targets must be bind or ignore, got "${targets}"`);
+    const profile = values.profile as ExecutionProfile;
+    if (!EXECUTION_PROFILES.includes(profile))
+      return fail(`--profile must be one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
+    const escalate: BlockReasonCode[] = [];
+    const codes = (values as { escalate?: string }).escalate?.split(',').map((s) => s.trim()) ?? [];
+    for (const code of codes.filter(Boolean)) {
+      const parsed = BlockReasonCode.safeParse(code);
+      if (!parsed.success)
+        return fail(`--escalate: unknown block reason "${code}" (one of ${BlockReasonCode.options.join(', ')})`);
+      escalate.push(parsed.data);
+    }
+    const envMode = process.env.ASSISTANT_SAFETY_HOOK_MODE;
+    if (envMode !== undefined && envMode !== '' && envMode !== 'enforce' && envMode !== 'shadow')
+      return fail(`ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "${envMode}"`);
+    const mode = values.shadow === true || envMode === 'shadow' ? 'shadow' : 'enforce';
+    const deadlineMs = values['deadline-ms'] === undefined ? DEFAULT_DEADLINE_MS : Number(values['deadline-ms']);
+    if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
+      return fail(`--deadline-ms must be a positive whole number of milliseconds, got "${values['deadline-ms']}"`);
+    if (values.redis !== undefined && !/^rediss?:\/\/./.test(values.redis))
+      return fail(`--redis must be a redis:// or rediss:// URL, got "${values.redis}"`);
+    if (values.live !== undefined && values.redis !== undefined)
+      return fail(
+        '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
+      );
+    if (values.live !== undefined && !URL.canParse(values.live))
+      return fail(`--live must be the URL \`assistant-safety serve\` printed, got "${values.live}"`);
+    let rules: unknown;
+    if (values.rules !== undefined) {
+      try {
+        rules = JSON.parse(readFileSync(values.rules, 'utf8'));
+      } catch (e) {
+        return fail(`--rules ${values.rules}: ${(e as Error).message}`);
+      }
+    }
+
+    let stage = 'reading the hook input on stdin';
+    return await withDeadline(
+      (async () => {
+        const text = await stdin();
+        stage = 'deciding on the session';
+        let raw: unknown;
+        try {
+          raw = JSON.parse(text);
+        } catch (e) {
+          return fail(`the hook input on stdin is not JSON (${(e as Error).message}); the call is refused`);
+        }
+        const event = (raw as { hook_event_name?: unknown } | null)?.hook_event_name;
+        // An event the gate does not handle (installed for more events than it needs): nothing to say.
+        if (typeof event === 'string' && !protocol.events.includes(event)) return 0;
+        const parsed = protocol.parse(raw);
+        if (!parsed.success)
+          return fail(
+            `the hook input does not match ${protocol.label}'s hook schema: ${formatIssues(issuesOf(parsed.error as never))}; the call is refused`,
+          );
+        const input = parsed.data;
+        const sessionId = protocol.sessionId(input);
+        const dir = values['state-dir'] ?? defaultStateDir();
+        const recording = createHookRecording({
+          dir: values.record ?? join(dir, 'recordings'),
+          sessionId,
+          ...(values.live !== undefined && { live: values.live }),
+        });
+        const settings = {
+          targets,
+          profile,
+          mode,
+          onWarning: (m: string) => io.err(`assistant-safety: ${m}`),
+        } as const;
+        const sessions: HookSessions =
+          values.redis !== undefined
+            ? await redisHookSessions(values.redis, dir, { ...settings, recorder: recording.recorder })
+            : fileHookSessions(dir, { ...settings, recorder: recording.recorder });
+        try {
+          const lifecycle = protocol.lifecycle(input);
+          if (lifecycle === 'start') {
+            await sessions.sweep();
+            return 0;
+          }
+          if (lifecycle === 'end') {
+            await sessions.delete(sessionId);
+            return 0;
+          }
+          const classify = createCodingAgentClassifier({ rules, cwd: protocol.cwd(input) });
+          const isNewFile = (path: string, cwd: string) => !existsSync(isAbsolute(path) ? path : join(cwd, path));
+          const output = await sessions.withSession(sessionId, (s, notes) => {
+            const answer = protocol.respond(input, s, notes, { classify, escalate, isNewFile });
+            recording.noteAttempt(notes);
+            return answer;
+          });
+          stage = 'writing the recording';
+          await recording.commit((m) => io.err(`assistant-safety: ${m}`));
+          if (output !== undefined) io.out(JSON.stringify(output));
+          return 0;
+        } finally {
+          await sessions.close();
+        }
+      })(),
+      deadlineMs,
+      () => `no answer within ${deadlineMs} ms (${stage}); the call is refused`,
+    );
+  } catch (e) {
+    if (e instanceof DeadlineError) return fail(e.message);
+    return fail(`${(e as Error)?.message ?? String(e)}; the call is refused`);
+  }
+}
