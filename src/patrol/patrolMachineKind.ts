@@ -126,19 +126,26 @@ export interface PatrolSnapshotLike {
   context: PatrolContext;
 }
 
+/** The context's counts a recording keeps as they are, in the projection's order. */
+const PROJECTED = {
+  unmatched: true,
+  reportBudget: true,
+  evaluationReports: true,
+  refusedReports: true,
+  missingAssessments: true,
+  reconciled: true,
+  records: true,
+  dispatched: true,
+} as const;
+const PROJECTED_KEYS = Object.keys(PROJECTED) as (keyof typeof PROJECTED)[];
+
 /** What a recording of a run keeps of each step, and what replay compares. */
 export const PatrolProjection = z.object({
   state: z.string(),
   runType: RunType,
+  /** How many errors (the messages are not kept). */
   errors: z.number().int(),
-  unmatched: z.number().int(),
-  reportBudget: z.number().int(),
-  evaluationReports: z.number().int(),
-  refusedReports: z.number().int(),
-  missingAssessments: z.number().int(),
-  reconciled: z.boolean(),
-  records: z.number().int(),
-  dispatched: z.number().int(),
+  ...PatrolContext.pick(PROJECTED).shape,
 });
 export type PatrolProjection = z.infer<typeof PatrolProjection>;
 
@@ -151,19 +158,9 @@ export type PatrolProjection = z.infer<typeof PatrolProjection>;
  */
 export function projectPatrolSnapshot(s: PatrolSnapshotLike): PatrolProjection {
   const c = s.context;
-  return {
-    state: String(s.value),
-    runType: c.runType,
-    errors: c.errors.length,
-    unmatched: c.unmatched,
-    reportBudget: c.reportBudget,
-    evaluationReports: c.evaluationReports,
-    refusedReports: c.refusedReports,
-    missingAssessments: c.missingAssessments,
-    reconciled: c.reconciled,
-    records: c.records,
-    dispatched: c.dispatched,
-  };
+  const projection: Record<string, unknown> = { state: String(s.value), runType: c.runType, errors: c.errors.length };
+  for (const key of PROJECTED_KEYS) projection[key] = c[key];
+  return projection as PatrolProjection;
 }
 
 /**
