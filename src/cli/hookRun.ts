@@ -34,7 +34,7 @@ export interface HookProtocol<I> {
 }
 
 /** What an agent's answer is decided with, besides the event and the session. */
-export interface HookDecisionOptions {
+interface HookDecisionOptions {
   classify: CodingAgentClassifier;
   /** Block reasons answered "ask" instead of "deny" (agents that can ask). */
   escalate: BlockReasonCode[];
