@@ -65,18 +65,13 @@ const KEY_CACHE_LIMIT = 256;
 function mixKey(key: string): void {
   let word = keyWords.get(key);
   if (word === undefined) {
-    word = wordOf(key);
+    let x = FNV_OFFSET;
+    for (let i = 0; i < key.length; i++) x = Math.imul(x ^ key.charCodeAt(i), FNV_PRIME);
+    word = x;
     if (keyWords.size < KEY_CACHE_LIMIT) keyWords.set(key, word);
   }
   mix(TAG.key);
   mix(word);
-}
-
-/** A key's own FNV-1a. */
-function wordOf(key: string): number {
-  let x = FNV_OFFSET;
-  for (let i = 0; i < key.length; i++) x = Math.imul(x ^ key.charCodeAt(i), FNV_PRIME);
-  return x;
 }
 
 /** Thrown inside the walk for a value JSON would not keep as it is; caught by the caller. */
@@ -122,7 +117,6 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
       if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
       mix(TAG.object);
       const out: Record<string, unknown> = copying ? {} : (value as Record<string, unknown>);
-      // Own keys only: a key someone made enumerable on Object.prototype must not be copied into a snapshot.
       const keys = Object.keys(value);
       for (let k = 0; k < keys.length; k++) {
         const key = keys[k]!;
@@ -198,19 +192,6 @@ function walkFields(
   return out;
 }
 
-/** A copier's fields in its order and each name's word (as {@link mixKey} hashes it), worked out once. */
-const shapes = new WeakMap<ShallowCopy, { keys: string[]; words: number[] }>();
-
-function shapeOf(copier: ShallowCopy, copy: object): { keys: string[]; words: number[] } {
-  let shape = shapes.get(copier);
-  if (shape === undefined) {
-    const keys = Object.keys(copy);
-    shape = { keys, words: keys.map(wordOf) };
-    shapes.set(copier, shape);
-  }
-  return shape;
-}
-
 /**
  * An object copied by its shallow copier first, then walked: the same checksum as the plain walk of
  * an object with the copier's fields in the copier's order, and a copy of one shape (a transitioning
@@ -221,16 +202,14 @@ function walkShallow(value: unknown, copier: ShallowCopy, copying: boolean): obj
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
   if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
   const out = copier(value as never) as Record<string, unknown>;
-  const { keys, words } = shapeOf(copier, out);
-  // Own keys (Object.keys, not for-in): a key someone made enumerable on Object.prototype is no field.
+  const keys = Object.keys(out);
   if (Object.keys(value).length !== keys.length) throw NOT_JSON;
   mix(TAG.object);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!;
     const v = out[key];
     if (v === undefined) throw NOT_JSON; // a field the value lacks: not a snapshot of this shape
-    mix(TAG.key);
-    mix(words[k]!);
+    mixKey(key);
     const copy = walk(v, 2, copying);
     if (copy !== v) out[key] = copy;
   }

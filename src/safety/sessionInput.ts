@@ -104,6 +104,18 @@ export function endCallOf(result: ToolCallEnd): RecordedCall {
   return validCall('endToolCall', call, RESULT_NAMES, 'result');
 }
 
+/** A call with the named fields of a method's `options` argument, checked; errors name `options.<field>`. */
+function withOptions(call: RecordedCall, options: object | undefined, fields: readonly string[]): RecordedCall {
+  if (options !== undefined) {
+    checkObject(`${call.type}: options`, options);
+    for (const field of fields) {
+      const value = (options as Record<string, unknown>)[field];
+      if (value !== undefined) (call as Record<string, unknown>)[field] = value;
+    }
+  }
+  return validCall(call.type, call, { text: 'text' }, 'options');
+}
+
 /**
  * The other methods' arguments as their recorded calls, checked the same way: what a session runs
  * is always a `RecordedCall`, whichever method it came through, so a recording replays every one.
@@ -115,21 +127,10 @@ export const callOf = {
     return validCall(type, call as RecordedCall, { tool: 'toolName' });
   },
   targetEstablished(options?: { targets?: string[]; source?: TargetSource }): RecordedCall {
-    const call: RecordedCall = { type: 'targetEstablished' };
-    if (options !== undefined) {
-      checkObject('targetEstablished: options', options);
-      if (options.targets !== undefined) call.targets = options.targets;
-      if (options.source !== undefined) call.source = options.source;
-    }
-    return validCall('targetEstablished', call, { targets: 'options.targets', source: 'options.source' });
+    return withOptions({ type: 'targetEstablished' }, options, ['targets', 'source']);
   },
   userMessage(text: string, options?: { source?: 'user' | 'system' }): RecordedCall {
-    const call: RecordedCall = { type: 'userMessage', text };
-    if (options !== undefined) {
-      checkObject('userMessage: options', options);
-      if (options.source !== undefined) call.source = options.source;
-    }
-    return validCall('userMessage', call, { source: 'options.source' });
+    return withOptions({ type: 'userMessage', text }, options, ['source']);
   },
   trackPendingRecovery(errorCode: string, tool: string): RecordedCall {
     return validCall('trackPendingRecovery', { type: 'trackPendingRecovery', errorCode, tool }, { tool: 'toolName' });

@@ -118,38 +118,25 @@ export function userWordsFor(target: string, messages: readonly string[]): strin
 export function callDigest(call: { tool: string; args?: unknown; targets?: readonly string[] }): string {
   // The hash of `tool \0 canonical-args \0 sorted-targets joined by \1`, fed piece by piece: a block
   // computes one per blocked call, and building the joined text was most of its cost.
-  const d = DIGEST;
-  d.a = 0x811c9dc5;
-  d.b = 0x01000193 ^ 0x5bd1e995;
-  d.i = 0;
-  feed(d, call.tool);
-  feed(d, '\u0000');
-  feed(d, call.args === undefined ? 'null' : canonicalJson(call.args));
-  feed(d, '\u0000');
-  const targets = call.targets;
-  if (targets !== undefined && targets.length > 0) {
-    const sorted = targets.length === 1 ? targets : [...targets].sort();
-    for (let t = 0; t < sorted.length; t++) {
-      if (t > 0) feed(d, '\u0001');
-      feed(d, sorted[t]!);
+  const targets = call.targets ?? [];
+  const parts = [
+    call.tool,
+    '\u0000',
+    call.args === undefined ? 'null' : canonicalJson(call.args),
+    '\u0000',
+    targets.length < 2 ? (targets[0] ?? '') : [...targets].sort().join('\u0001'),
+  ];
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  let i = 0;
+  for (const text of parts) {
+    for (let k = 0; k < text.length; k++, i++) {
+      const c = text.charCodeAt(k);
+      a = Math.imul(a ^ c, 0x01000193) >>> 0;
+      b = Math.imul(b ^ c ^ (i & 0xff), 0x01000193) >>> 0;
     }
   }
-  return `call:${hex8(d.a)}${hex8(d.b)}`;
-}
-
-/** The two running hashes of {@link callDigest} and the position in the text they hash. */
-const DIGEST = { a: 0, b: 0, i: 0 };
-
-function feed(d: typeof DIGEST, text: string): void {
-  let { a, b, i } = d;
-  for (let k = 0; k < text.length; k++, i++) {
-    const c = text.charCodeAt(k);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c ^ (i & 0xff), 0x01000193) >>> 0;
-  }
-  d.a = a;
-  d.b = b;
-  d.i = i;
+  return `call:${hex8(a)}${hex8(b)}`;
 }
 
 /** JSON with object keys sorted at every level; anything JSON cannot say is `null`, as `JSON.stringify` has it. */
