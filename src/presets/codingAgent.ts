@@ -12,6 +12,7 @@ import { fileTarget } from './fileTarget.js';
 import { ShellRules } from './ShellRules.js';
 import { classifyFromTools } from '../classify/classifyFromTools.js';
 import { issuesOf, safeParseInput } from '../core/Issue.js';
+import { callStartOf } from '../harness/loop/callFacts.js';
 
 export { fileTarget };
 
@@ -313,17 +314,5 @@ export const codingAgentClassifier: CodingAgentClassifier = createCodingAgentCla
  * // { id: 't1', kind: 'read', tool: 'Read', targets: ['file:/repo/a.ts'] }
  */
 export function codingCallStart(id: string, call: CodingAgentCall): ToolCallStart {
-  return {
-    id,
-    kind: call.kind,
-    tool: call.tool,
-    ...(call.targets && { targets: call.targets }),
-    ...(call.stateOnly && { stateOnly: true }),
-    ...(call.trust && { trust: call.trust }),
-    ...(call.creates && { creates: true }),
-    ...(call.created && { created: call.created }),
-    ...(call.egress && { egress: true }),
-    ...(call.check && { check: true }),
-    ...(call.delegates && { delegates: true }),
-  };
+  return callStartOf(id, call.kind, call.tool, call);
 }

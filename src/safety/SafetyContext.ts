@@ -40,13 +40,11 @@ const Target = z.string().check(z.minLength(1), z.maxLength(MAX_TARGET_LENGTH));
 /** The targets of one call. */
 export const CallTargets = z.array(Target).check(z.maxLength(MAX_CALL_TARGETS));
 
-/** A call that has begun through `beginToolCall` and not ended yet. */
-export const InFlightCall = z.strictObject({
-  kind: ToolKind,
-  tool: z.string(),
-  /** Value of `writeEpoch` when the call began: the causal clock. */
-  epoch: count(),
-  startedAt: z.number(),
+/**
+ * What a call may say about itself besides kind and tool: the same fields on the events that begin
+ * a call and on the call in flight (one declaration for both).
+ */
+export const CALL_FACTS = {
   /** The resource keys it touches. */
   targets: z.optional(CallTargets),
   /** A write to the agent's own records: its success changes nothing in the machine. */
@@ -68,6 +66,16 @@ export const InFlightCall = z.strictObject({
    * may be stale (the coding profile asks for each to be read again before an edit).
    */
   delegates: z.optional(z.literal(true)),
+};
+
+/** A call that has begun through `beginToolCall` and not ended yet. */
+export const InFlightCall = z.strictObject({
+  kind: ToolKind,
+  tool: z.string(),
+  /** Value of `writeEpoch` when the call began: the causal clock. */
+  epoch: count(),
+  startedAt: z.number(),
+  ...CALL_FACTS,
 });
 export type InFlightCall = z.infer<typeof InFlightCall>;
 

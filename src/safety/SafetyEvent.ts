@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CallTargets, MAX_DIGEST_LENGTH } from './SafetyContext.js';
+import { CALL_FACTS, CallTargets, MAX_DIGEST_LENGTH } from './SafetyContext.js';
 import { BlockReasonCode, ToolKind } from './toolKind.js';
 
 /*
@@ -20,25 +20,13 @@ const CheckToolEvent = z.strictObject({
   targets: z.optional(CallTargets),
   at,
 });
-/** What a call may say about itself besides kind and tool. */
-const callFacts = {
-  targets: z.optional(CallTargets),
-  stateOnly: z.optional(z.literal(true)),
-  untrusted: z.optional(z.literal(true)),
-  creates: z.optional(z.literal(true)),
-  created: z.optional(CallTargets),
-  egress: z.optional(z.literal(true)),
-  digest: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_DIGEST_LENGTH))),
-  check: z.optional(z.literal(true)),
-  delegates: z.optional(z.literal(true)),
-};
 /** Call-lifecycle API: a check that, when allowed, starts the call. */
 const BeginCallEvent = z.strictObject({
   type: z.literal('BEGIN_CALL'),
   id: callId,
   kind: ToolKind,
   tool,
-  ...callFacts,
+  ...CALL_FACTS,
   at,
 });
 /** Shadow mode: a call the gate would have blocked runs anyway; its outcome is applied as an ungated call's. */
@@ -47,7 +35,7 @@ const RunUngatedEvent = z.strictObject({
   id: callId,
   kind: ToolKind,
   tool,
-  ...callFacts,
+  ...CALL_FACTS,
   at,
 });
 /** A tool succeeded. With `id` it ends an in-flight call; without, it is the compatible API's `onToolSuccess`. */

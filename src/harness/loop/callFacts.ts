@@ -1,5 +1,7 @@
 import type { CallDescriptor } from '../classifier.js';
 import { callDigest } from '../../safety/userWords.js';
+import type { ToolCallStart } from '../../safety/SafetySessionTypes.js';
+import type { ToolKind } from '../../safety/toolKind.js';
 
 /** What a classifier said of a call beyond its kind (`beginToolCall` takes all but `selfVerifying`). */
 export type CallFacts = Omit<CallDescriptor, 'kind'>;
@@ -20,6 +22,38 @@ export function callFacts(descriptor: Record<string, unknown>): CallFacts {
   if (strings(descriptor.created)) facts.created = [...descriptor.created];
   if (descriptor.egress === true) facts.egress = true;
   return facts;
+}
+
+/** The fields of `beginToolCall`'s argument that a call's facts fill, in its order. */
+const START_FACTS = [
+  'targets',
+  'stateOnly',
+  'trust',
+  'creates',
+  'created',
+  'egress',
+  'digest',
+  'check',
+  'delegates',
+] as const;
+
+/**
+ * A call as the session begins it: its id, kind and tool, and each of its facts that is set (a true
+ * flag, a list, a trust, a digest). What the tool loop and every coding-agent hook pass to
+ * `beginToolCall`; nothing else of `facts` rides along.
+ */
+export function callStartOf(
+  id: string,
+  kind: ToolKind,
+  tool: string,
+  facts: { readonly [K in (typeof START_FACTS)[number]]?: unknown },
+): ToolCallStart {
+  const start: Record<string, unknown> = { id, kind, tool };
+  for (const key of START_FACTS) {
+    const value = facts[key];
+    if (value !== undefined && value !== null && value !== false) start[key] = value;
+  }
+  return start as unknown as ToolCallStart;
 }
 
 /**

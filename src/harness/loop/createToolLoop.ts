@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { FSMBlockedError } from '../../safety/FSMBlockedError.js';
-import type { SafetySession, ToolCallStart } from '../../safety/SafetySessionTypes.js';
+import type { SafetySession } from '../../safety/SafetySessionTypes.js';
 import { TOOL_KINDS, type ToolKind } from '../../safety/toolKind.js';
 import { callKey } from './callKey.js';
 import { createLimiter } from './createLimiter.js';
@@ -17,7 +17,7 @@ import {
 } from './errorCodes.js';
 import { outcomeOfError } from '../outcomeOfError.js';
 import { settleToolCall } from './settleToolCall.js';
-import { callFacts, digestOf, discoveredBy } from './callFacts.js';
+import { callFacts, callStartOf, digestOf, discoveredBy } from './callFacts.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
@@ -274,18 +274,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         return blocked.toJSON();
       }
     }
-    const start: ToolCallStart = {
-      id: call.id,
-      kind: call.kind,
-      tool: call.name,
-      ...(call.targets && { targets: call.targets }),
-      ...(call.stateOnly && { stateOnly: true }),
-      ...(call.trust && { trust: call.trust }),
-      ...(call.creates && { creates: true }),
-      ...(call.created && { created: call.created }),
-      ...(call.egress && { egress: true }),
-      ...(call.digest !== undefined && { digest: call.digest }),
-    };
+    const start = callStartOf(call.id, call.kind, call.name, call);
     let blocked = session.beginToolCall(start);
     if (blocked && onEscalate && escalate.includes(blocked.reasonCode)) {
       // A person may supply the missing evidence; the machine then decides the call again.
