@@ -2,15 +2,17 @@ import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
 import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from './Issue.js';
 import type { AnyMachineKind } from './MachineKind.js';
-import { compiledUnavailable } from './createMachineOfKind.js';
 import {
   createMachineRunner,
-  defaultExecutor,
+  executorFor,
   type Executor,
   type MachineRunner,
   type MachineStep,
 } from './MachineRunner.js';
-import { migrateSnapshot, readingOf, SessionShell } from './SessionShell.js';
+import { firstReading, SessionShell } from './SessionShell.js';
+import { readSnapshot } from './readSnapshot.js';
+import { RecordingHeader } from './RecordingHeader.js';
+import { createReplayer, type ReplayDivergence, type ReplayerOptions } from './createReplayer.js';
 
 /*
  * The session of any machine kind: its events checked against the kind's schemas, run on the
@@ -20,9 +22,11 @@ import { migrateSnapshot, readingOf, SessionShell } from './SessionShell.js';
  * its call vocabulary (checks, lifecycle, recoveries, attestations) on the same runner.
  */
 
+const KIND_SNAPSHOT_FORMAT = 'assistant-safety/kind-session';
+
 /** The snapshot of a kind session: plain JSON, versioned by the kind. */
 export const KindSnapshot = z.strictObject({
-  format: z.literal('assistant-safety/kind-session'),
+  format: z.literal(KIND_SNAPSHOT_FORMAT),
   kind: z.string().check(z.minLength(1)),
   version: z.int().check(z.nonnegative()),
   id: z.string().check(z.minLength(1)),
@@ -33,10 +37,7 @@ export type KindSnapshot = z.infer<typeof KindSnapshot>;
 
 /** One line of a kind session's recording: how it started, or one event and what it did. */
 export const KindRecordingEntry = z.strictObject({
-  v: z.literal(1),
-  session: z.string().check(z.minLength(1)),
-  seq: z.int().check(z.nonnegative()),
-  at: z.number(),
+  ...RecordingHeader,
   /** The first entry of a session: created from an input, or restored from a snapshot. */
   start: z.optional(z.union([z.strictObject({ input: z.unknown() }), z.strictObject({ snapshot: KindSnapshot })])),
   /** Every other entry: the event sent (checked against the kind's events on replay). */
@@ -70,8 +71,10 @@ export interface KindSessionOptions {
   onRecorderError?: (error: unknown, entry: KindRecordingEntry) => void;
   /** Called when a listener throws; the event stands. Default: `console.error`. */
   onListenerError?: (error: unknown) => void;
-  /** What runs the machine. Default as for sessions: the compiled table. */
+  /** What runs the machine. Default as for sessions: the compiled table (XState, with a warning, for a machine it cannot run). */
   executor?: Executor;
+  /** Told why a machine runs on XState instead of the compiled table, once per machine. Default: `console.warn`. */
+  onWarning?: (message: string) => void;
 }
 
 /** A running machine of a kind. See {@link createKindSession}. */
@@ -100,7 +103,12 @@ class Session<C, E extends { type: string }>
     options: KindSessionOptions,
     start: NonNullable<KindRecordingEntry['start']>,
   ) {
-    super(id, runner, options, firstTime(options.now));
+    super(
+      id,
+      runner,
+      options,
+      firstReading(options.now ?? Date.now, (m) => new KindSessionError(`options.now: ${m}`)),
+    );
     this.record({ start, after: runner.state.value }, this.time);
   }
   get state() {
@@ -131,7 +139,7 @@ class Session<C, E extends { type: string }>
   }
   persist(): KindSnapshot {
     return {
-      format: 'assistant-safety/kind-session',
+      format: KIND_SNAPSHOT_FORMAT,
       kind: this.kind.name,
       version: this.kind.snapshot.version,
       id: this.id,
@@ -150,13 +158,6 @@ class Session<C, E extends { type: string }>
       context: this.kind.recorded(this.runner.state.context as object),
     });
   }
-}
-
-/** A kind session's first time: its clock's first reading, which must be finite epoch milliseconds. */
-function firstTime(now: unknown = Date.now): number {
-  const t = typeof now === 'function' ? readingOf(now as () => number) : undefined;
-  if (t === undefined) throw new KindSessionError('options.now: expected a clock giving finite epoch milliseconds');
-  return t;
 }
 
 /**
@@ -190,39 +191,19 @@ export function restoreKindSession<C, E extends { type: string }>(
   snapshot: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
-  // Read once, as JSON: a getter that throws or a hostile Proxy is the kind's error, not a raw one.
-  let plain: unknown;
-  try {
-    plain = typeof snapshot === 'string' ? JSON.parse(snapshot) : JSON.parse(JSON.stringify(snapshot) ?? 'null');
-  } catch (e) {
-    throw new KindSessionError(`invalid snapshot: not JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-  const parsed = safeParseInput(KindSnapshot, plain);
-  if (!parsed.success) {
-    const issues = issuesOf(parsed.error);
-    throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
-  }
-  let value = parsed.data as KindSnapshot & Record<string, unknown>;
-  if (value.kind !== kind.name)
-    throw new KindSessionError(`invalid snapshot: kind: expected "${kind.name}", got ${JSON.stringify(value.kind)}`);
-  value = migrateSnapshot(
-    value,
-    kind.snapshot,
-    (version) =>
-      new KindSessionError(
-        `unsupported snapshot version ${JSON.stringify(version)} of kind "${kind.name}": this build reads versions up to ${kind.snapshot.version}`,
-      ),
+  const refuse = (issues: Issue[]) => new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
+  const read = readSnapshot(
+    snapshot,
+    { format: KIND_SNAPSHOT_FORMAT, kind: kind.name, ...kind.snapshot },
+    (message) => new KindSessionError(message),
   );
+  const parsed = safeParseInput(KindSnapshot, read);
+  if (!parsed.success) throw refuse(issuesOf(parsed.error));
+  const value = parsed.data;
   const context = safeParseInput(kind.context, value.context);
-  if (!context.success) {
-    const issues = issuesOf(context.error).map((i) => ({ ...i, path: ['context', ...i.path] }));
-    throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
-  }
+  if (!context.success) throw refuse(issuesOf(context.error).map((i) => ({ ...i, path: ['context', ...i.path] })));
   const broken = kind.snapshot.check?.(value.state, context.data) ?? [];
-  if (broken.length > 0) {
-    const issues = broken.map((i) => ({ code: 'custom', ...i }));
-    throw new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
-  }
+  if (broken.length > 0) throw refuse(broken.map((i) => ({ code: 'custom', ...i })));
   let runner: MachineRunner<C, E>;
   try {
     runner = createMachineRunner<C, E>(
@@ -237,27 +218,24 @@ export function restoreKindSession<C, E extends { type: string }>(
   return new Session(options.id ?? value.id, kind, runner, options, { snapshot: value });
 }
 
-/** The executor named, else the default; the compiled table named for a machine it cannot run is refused. */
+/** The session's executor (see {@link executorFor}): its errors are the kind session's. */
 function executorOf(machine: AnyStateMachine, options: KindSessionOptions): Executor {
-  const why = options.executor === 'compiled' ? compiledUnavailable(machine) : undefined;
-  if (why !== undefined) throw new KindSessionError(`executor "compiled" cannot run this machine: ${why}`);
-  return options.executor ?? defaultExecutor();
+  return executorFor(
+    machine,
+    options.executor,
+    (message) => new KindSessionError(`options.executor: ${message}`),
+    options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`)),
+  );
 }
 
 /** Where a replayed entry disagreed with its recording. */
-export interface KindDivergence {
-  index: number;
-  session: string;
-  seq: number;
-  field: 'before' | 'after' | 'actions' | 'context' | 'error';
-  recorded: unknown;
-  actual: unknown;
-}
+export type KindDivergence = ReplayDivergence<'before' | 'after' | 'actions' | 'context' | 'error'>;
 
 /**
- * Replays a kind session's recording on a machine of the kind: each session started as recorded,
- * each event sent again, the state before and after, the actions and the recorded projection
- * compared. An entry that is not one (or an event the kind does not accept) is a divergence.
+ * Replays a kind session's recording on a machine of the kind, with the replayer every kind shares:
+ * each session started as recorded, each event sent again on the recorded clock, the state before
+ * and after, the actions and the recorded projection compared. An entry that is not one (or an event
+ * the kind does not accept) is a divergence.
  *
  * @example
  * replayKindRecording(doorKind, machine, recorded).divergences; // [] when the machine decides the same
@@ -266,52 +244,38 @@ export function replayKindRecording(
   kind: AnyMachineKind,
   machine: AnyStateMachine,
   entries: readonly unknown[],
-  options: Pick<KindSessionOptions, 'executor'> = {},
+  options: Pick<KindSessionOptions, 'executor'> & Pick<ReplayerOptions<unknown, string>, 'maxLiveSessions'> = {},
 ): { count: number; divergences: KindDivergence[]; sessions: Record<string, string> } {
-  const sessions = new Map<string, KindSession>();
-  const divergences: KindDivergence[] = [];
-  entries.forEach((raw, index) => {
-    const parsed = safeParseInput(KindRecordingEntry, raw);
-    if (!parsed.success) {
-      divergences.push({
-        index,
-        session: '',
-        seq: -1,
-        field: 'error',
-        recorded: raw,
-        actual: formatIssues(issuesOf(parsed.error)),
-      });
-      return;
-    }
-    const entry = parsed.data;
-    const diverge = (field: KindDivergence['field'], recorded: unknown, actual: unknown) =>
-      divergences.push({ index, session: entry.session, seq: entry.seq, field, recorded, actual });
-    try {
-      let session = sessions.get(entry.session);
-      if (entry.start !== undefined) {
-        const opts = { id: entry.session, ...options };
-        session =
-          'snapshot' in entry.start
-            ? restoreKindSession(kind, machine, entry.start.snapshot, opts)
-            : createKindSession(kind, machine, entry.start.input ?? undefined, opts);
-        sessions.set(entry.session, session);
-      } else {
-        if (!session) throw new KindSessionError(`session ${JSON.stringify(entry.session)} has no start entry`);
-        if (session.state !== entry.before) diverge('before', entry.before, session.state);
-        const step = session.send(entry.event as { type: string });
-        const actions = step.actions.map((a) => a.type);
+  const { maxLiveSessions, ...sessionOptions } = options;
+  const optionsOf = (o: { id: string; now: () => number }) => ({ ...o, ...sessionOptions });
+  const replayer = createReplayer<KindSession, KindRecordingEntry, KindDivergence['field']>(
+    {
+      read: (raw) => {
+        const parsed = safeParseInput(KindRecordingEntry, raw);
+        if (parsed.success) return parsed.data;
+        throw new KindSessionError(formatIssues(issuesOf(parsed.error)));
+      },
+      start: ({ start }, o) => {
+        if (start === undefined) return undefined;
+        return 'snapshot' in start
+          ? restoreKindSession(kind, machine, start.snapshot, optionsOf(o))
+          : createKindSession(kind, machine, start.input ?? undefined, optionsOf(o));
+      },
+      orphan: (entry) => {
+        throw new KindSessionError(`session ${JSON.stringify(entry.session)} has no start entry`);
+      },
+      step: (session, entry, diverge) => {
+        const actions = session.send(entry.event as { type: string }).actions.map((a) => a.type);
         if (JSON.stringify(actions) !== JSON.stringify(entry.actions ?? [])) diverge('actions', entry.actions, actions);
-      }
-      if (session.state !== entry.after) diverge('after', entry.after, session.state);
-      const context = kind.recorded(session.context);
-      if (JSON.stringify(context) !== JSON.stringify(entry.context)) diverge('context', entry.context, context);
-    } catch (e) {
-      diverge('error', null, (e as Error).message);
-    }
-  });
-  return {
-    count: entries.length,
-    divergences,
-    sessions: Object.fromEntries([...sessions].map(([id, s]) => [id, s.state])),
-  };
+      },
+      contextMatches: (session, entry) =>
+        JSON.stringify(kind.recorded(session.context)) === JSON.stringify(entry.context),
+      summary: (session) => kind.recorded(session.context),
+      persist: (session) => session.persist(),
+      restore: (snapshot, o) => restoreKindSession(kind, machine, snapshot, optionsOf(o)),
+    },
+    { keepDivergences: Infinity, ...(maxLiveSessions !== undefined && { maxLiveSessions }) },
+  );
+  for (const entry of entries) replayer.push(entry);
+  return { count: replayer.count, divergences: replayer.divergences(), sessions: replayer.sessions() };
 }

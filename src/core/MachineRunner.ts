@@ -1,6 +1,6 @@
 import { createActor, transition, type AnyStateMachine } from 'xstate';
 import { compileMachine, type CompiledMachine } from './compileMachine.js';
-import { APPLY_ACTIONS, definitionOf } from './createMachineOfKind.js';
+import { APPLY_ACTIONS, compiledUnavailable, definitionOf } from './createMachineOfKind.js';
 import type { AnyMachineKind } from './MachineKind.js';
 
 /** Where a machine is: its state and its context. */
@@ -50,7 +50,7 @@ export interface MachineRunner<C, E> {
  * environment (`xstate` or `compiled`) where there is one, so a whole process (a test run, a
  * server being debugged) can switch without code changes; `'compiled'` otherwise.
  */
-export function defaultExecutor(): Executor {
+function defaultExecutor(): Executor {
   // Read once: the environment is slow to read (a system call per access in Node) and fixed per process.
   if (envExecutor === undefined) {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
@@ -60,6 +60,39 @@ export function defaultExecutor(): Executor {
 }
 
 let envExecutor: Executor | undefined;
+
+/** Machines whose fallback to XState was reported already: a warning per machine, not per session. */
+const warned = new WeakSet<AnyStateMachine>();
+
+/**
+ * The executor a session of any kind runs its machine on. The compiled table is the default; a machine
+ * it cannot run (changed with `.provide()`, or not built from JSON) runs on XState, which decides the
+ * same at a tenth of the speed. Asked for by name, that is the session's input error (`fail`); by
+ * default, `warn` says why, once per machine.
+ *
+ * @example
+ * executorFor(machine.provide({}), undefined, (m) => new Error(m), console.warn); // 'xstate', and a warning
+ */
+export function executorFor(
+  machine: AnyStateMachine,
+  asked: unknown,
+  fail: (message: string) => Error,
+  warn: (message: string) => void,
+): Executor {
+  const executor = asked ?? defaultExecutor();
+  if (executor !== 'compiled' && executor !== 'xstate')
+    throw fail(
+      `expected "compiled" or "xstate", got ${typeof executor === 'string' ? JSON.stringify(executor) : typeof executor}`,
+    );
+  const why = executor === 'compiled' ? compiledUnavailable(machine) : undefined;
+  if (why === undefined) return executor;
+  if (asked === 'compiled') throw fail(`"compiled" cannot run this machine: ${why}`);
+  if (!warned.has(machine)) {
+    warned.add(machine);
+    warn(`${why}; it runs on XState instead (same decisions, slower). Pass executor: 'xstate' to say so.`);
+  }
+  return 'xstate';
+}
 
 /**
  * Starts a machine of a kind on the chosen executor, fresh (`{ input }`) or where a snapshot left it

@@ -28,7 +28,7 @@ export interface ShellStep<C> {
 }
 
 /** Reads a clock once: a finite number, or undefined for anything else (NaN, a string, a bigint, a throw). */
-export function readingOf(now: () => number): number | undefined {
+function readingOf(now: () => number): number | undefined {
   let t: unknown;
   try {
     t = now();
@@ -36,6 +36,14 @@ export function readingOf(now: () => number): number | undefined {
     return undefined;
   }
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** A session's first time: its clock's first reading, which must be finite epoch milliseconds. `fail` words the error. */
+export function firstReading(now: unknown, fail: (message: string) => Error): number {
+  if (typeof now !== 'function') throw fail(`expected a function, got ${typeof now}`);
+  const first = readingOf(now as () => number);
+  if (first === undefined) throw fail('the clock must return finite epoch milliseconds (a number)');
+  return first;
 }
 
 /** Calls an error handler; a handler that throws too is not allowed to change anything either. */
@@ -138,25 +146,5 @@ export abstract class SessionShell<C, E extends { type: string }, Entry, Self> {
     return () => {
       listeners.delete(listener);
     };
-  }
-}
-
-/**
- * Brings an older snapshot to the current version, one migration at a time (each older version to
- * the next), for any kind. `unsupported` words the error of a version with no migration.
- */
-export function migrateSnapshot<T extends Record<string, unknown>>(
-  value: T,
-  spec: { version: number; migrations: Record<number, (snapshot: Record<string, unknown>) => Record<string, unknown>> },
-  unsupported: (version: unknown) => Error,
-): T {
-  let current: Record<string, unknown> = value;
-  for (;;) {
-    const { version } = current;
-    if (version === spec.version) return current as T;
-    const migrate =
-      typeof version === 'number' && Object.hasOwn(spec.migrations, version) ? spec.migrations[version] : undefined;
-    if (!migrate) throw unsupported(version);
-    current = migrate(current);
   }
 }

@@ -4,18 +4,16 @@ import type { SafetyContext } from '../safety/SafetyContext.js';
 import { createSafetySession, restoreSafetySession } from '../safety/SafetySession.js';
 import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import type { SessionState } from '../safety/toolKind.js';
-import { applyCall, type CallOutcome } from './applyCall.js';
+import { applyCall } from './applyCall.js';
+import { createReplayer, type ReplayDivergence, type ReplayProtocol } from '../core/createReplayer.js';
 
-/** Where a replay did something other than what was recorded. */
-export interface Divergence {
-  /** 0-based index of the entry in the replayed list (in a stream: among its entries, blank lines not counted). */
-  index: number;
-  session: string;
-  seq: number;
-  field: 'decision' | 'reasonCode' | 'wouldBlock' | 'before' | 'after' | 'result' | 'context' | 'error';
-  recorded: unknown;
-  actual: unknown;
-}
+/**
+ * Where a replay did something other than what was recorded: `index` is the entry's 0-based place in
+ * the replayed list (in a stream: among its entries, blank lines not counted).
+ */
+export type Divergence = ReplayDivergence<
+  'decision' | 'reasonCode' | 'wouldBlock' | 'before' | 'after' | 'result' | 'context' | 'error'
+>;
 
 export interface ReplayResult {
   /** State of the last session replayed (the recording's only session, usually) at its end. */
@@ -93,6 +91,34 @@ export interface RecordingReplayer {
   result(): ReplayResult;
 }
 
+/** How a safety recording replays: its entries are the session's API calls, each performed again. */
+function safetyReplay(
+  machine: SafetyMachine | undefined,
+): ReplayProtocol<SafetySession, RecordingEntry, Divergence['field']> {
+  const optionsOf = (o: { id: string; now: () => number }) => (machine ? { ...o, machine } : o);
+  return {
+    start: (entry, o) => {
+      const call = entry.call;
+      if (call.type === 'create') return createSafetySession({ ...optionsOf(o), ...call.config });
+      if (call.type === 'restore') return restoreSafetySession(call.snapshot, optionsOf(o));
+      return undefined;
+    },
+    // A recording that starts mid-session (a cut file): replay from a fresh default session.
+    orphan: (_entry, o) => createSafetySession(optionsOf(o)),
+    step: (session, entry, diverge) => {
+      const outcome = applyCall(session, entry.call);
+      if (outcome.decision !== entry.decision) diverge('decision', entry.decision, outcome.decision);
+      if (outcome.reasonCode !== entry.reasonCode) diverge('reasonCode', entry.reasonCode, outcome.reasonCode);
+      if (outcome.result !== entry.result) diverge('result', entry.result, outcome.result);
+      if (outcome.wouldBlock !== entry.wouldBlock) diverge('wouldBlock', entry.wouldBlock, outcome.wouldBlock);
+    },
+    contextMatches: (session, entry) => contextMatches(session.context, entry.context),
+    summary: (session) => summariseContext(session.context),
+    persist: (session) => session.persist(),
+    restore: (snapshot, o) => restoreSafetySession(snapshot, optionsOf(o)),
+  };
+}
+
 /**
  * The replayer behind {@link replayRecording} and
  * {@link replayRecordingStream}, for entries that arrive one at a time (a
@@ -108,151 +134,12 @@ export interface RecordingReplayer {
  * replayer.result().final; // 'RESOLVING'
  */
 export function createRecordingReplayer(options: RecordingReplayerOptions = {}): RecordingReplayer {
-  const keep = options.keepDivergences ?? 1000;
-  const { machine, onDivergence } = options;
-  let clock = 0;
-  const now = () => clock;
-  const maxLive = Math.max(1, options.maxLiveSessions ?? 1000);
-  /**
-   * Running sessions, in the order they became live, each with a mark set when replayed since it was
-   * last passed over: eviction is second chance (CLOCK), an LRU that needs no move per entry (moving a
-   * session to the back of the map on every entry of an interleaved file was a tenth of a replay).
-   */
-  const live = new Map<string, { session: SafetySession; used: boolean }>();
-  /** Sessions parked beyond maxLive: their persisted JSON without the id. */
-  const parked = new Map<string, string>();
-  /**
-   * The snapshots parked lately, each text once: sessions parked in the same state (every
-   * session of a file of one-line sessions) share one string instead of holding a copy each.
-   */
-  const recent = new Map<string, string>();
-  const snapshotOf = (session: SafetySession): string => {
-    const { id: _id, ...rest } = session.persist();
-    const text = JSON.stringify(rest);
-    const shared = recent.get(text);
-    if (shared !== undefined) return shared;
-    recent.set(text, text);
-    if (recent.size > 64) recent.delete(recent.keys().next().value!);
-    return text;
-  };
-  /** Every session seen, in order of appearance, with its state when parked. */
-  const seen = new Map<string, SessionState>();
-  const divergences: Divergence[] = [];
-  let divergenceCount = 0;
-  let last: SafetySession | undefined;
-  let index = -1;
-
-  // Nothing is allocated per entry unless it diverges: this is the loop a million-entry replay runs.
-  const diverge = (entry: RecordingEntry, field: Divergence['field'], recorded: unknown, actual: unknown) => {
-    divergenceCount++;
-    const d: Divergence = { index, session: entry.session, seq: entry.seq, field, recorded, actual };
-    if (divergences.length < keep) divergences.push(d);
-    onDivergence?.(d, entry);
-  };
-  const sessionOptions = (id: string) => (machine ? { id, now, machine } : { id, now });
-
-  const keepLive = (id: string, session: SafetySession) => {
-    live.delete(id);
-    live.set(id, { session, used: true });
-    parked.delete(id);
-    if (!seen.has(id)) seen.set(id, session.state);
-    while (live.size > maxLive) {
-      const [oldId, old] = live.entries().next().value!;
-      live.delete(oldId);
-      if (old.used) {
-        // Replayed since it was last passed over: a second chance, at the back.
-        old.used = false;
-        live.set(oldId, old);
-        continue;
-      }
-      parked.set(oldId, snapshotOf(old.session));
-      seen.set(oldId, old.session.state);
-    }
-  };
-  /**
-   * Parks a session just created or restored at once: most recordings continue it at the next
-   * entry (one restore), and a file of many short sessions then never holds a thousand running
-   * sessions that survive long enough to fill the old generation with garbage.
-   */
-  const park = (id: string, session: SafetySession) => {
-    live.delete(id);
-    parked.set(id, snapshotOf(session));
-    seen.set(id, session.state);
-  };
-  /** The running session of `id`: live, or restored from where it was parked. */
-  const find = (id: string): SafetySession | undefined => {
-    const running = live.get(id);
-    if (running !== undefined) {
-      running.used = true;
-      return running.session;
-    }
-    const snapshot = parked.get(id);
-    if (snapshot === undefined) return undefined;
-    const session = restoreSafetySession({ ...(JSON.parse(snapshot) as object), id }, sessionOptions(id));
-    keepLive(id, session);
-    return session;
-  };
-
-  const push = (entry: RecordingEntry) => {
-    index++;
-    clock = entry.at;
-    const call = entry.call;
-    if (call.type === 'create' || call.type === 'restore') {
-      let session: SafetySession;
-      if (call.type === 'create') session = createSafetySession({ ...sessionOptions(entry.session), ...call.config });
-      else {
-        try {
-          session = restoreSafetySession(call.snapshot, sessionOptions(entry.session));
-        } catch (e) {
-          diverge(entry, 'error', null, (e as Error).message);
-          return;
-        }
-      }
-      keepLive(entry.session, session);
-      last = session;
-      if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
-      park(entry.session, session);
-      return;
-    }
-    let session = find(entry.session);
-    if (session === undefined) {
-      // A recording that starts mid-session (a cut file): replay from a fresh default session.
-      session = createSafetySession(sessionOptions(entry.session));
-      keepLive(entry.session, session);
-    }
-    last = session;
-    if (session.state !== entry.before) diverge(entry, 'before', entry.before, session.state);
-    let outcome: CallOutcome;
-    try {
-      outcome = applyCall(session, call);
-    } catch (e) {
-      diverge(entry, 'error', null, (e as Error).message);
-      return;
-    }
-    if (outcome.decision !== entry.decision) diverge(entry, 'decision', entry.decision, outcome.decision);
-    if (outcome.reasonCode !== entry.reasonCode) diverge(entry, 'reasonCode', entry.reasonCode, outcome.reasonCode);
-    if (outcome.result !== entry.result) diverge(entry, 'result', entry.result, outcome.result);
-    if (outcome.wouldBlock !== entry.wouldBlock) diverge(entry, 'wouldBlock', entry.wouldBlock, outcome.wouldBlock);
-    if (session.state !== entry.after) diverge(entry, 'after', entry.after, session.state);
-    if (!contextMatches(session.context, entry.context))
-      diverge(entry, 'context', entry.context, summariseContext(session.context));
-  };
-
-  return {
-    push,
-    get count() {
-      return index + 1;
-    },
-    get divergenceCount() {
-      return divergenceCount;
-    },
-    get running() {
-      return live.size;
-    },
-    result: () => ({
-      final: last?.state ?? 'RESOLVING',
-      sessions: Object.fromEntries([...seen].map(([id, state]) => [id, live.get(id)?.session.state ?? state])),
-      divergences: [...divergences],
+  const replayer = createReplayer(safetyReplay(options.machine), options);
+  return Object.assign(replayer, {
+    result: (): ReplayResult => ({
+      final: (replayer.last?.state ?? 'RESOLVING') as SessionState,
+      sessions: replayer.sessions() as Record<string, SessionState>,
+      divergences: replayer.divergences(),
     }),
-  };
+  });
 }

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from '../core/Issue.js';
-import { migrateSnapshot } from '../core/SessionShell.js';
+import { readSnapshot } from '../core/readSnapshot.js';
 import { copyWithChecksum } from '../core/snapshotChecksum.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
@@ -27,29 +27,32 @@ export const PersistedSession = z
   })
   .check(
     z.superRefine((s, ctx) => {
-      for (const issue of structuralIssues(s)) ctx.addIssue({ code: 'custom', ...issue });
+      for (const issue of structuralIssues(s.state, s.context)) ctx.addIssue({ code: 'custom', ...issue });
     }),
   );
 
 /**
  * What the machine guarantees of any state it reaches, beyond the schema's types; a snapshot that
  * breaks it was edited or corrupted. The full check reports these, and a restore whose checksum
- * matches checks them too (a checksum can be recomputed: it skips the parsing, not these).
+ * matches checks them too (a checksum can be recomputed: it skips the parsing, not these). It is the
+ * safety kind's snapshot check, so a kind session of the safety machine refuses the same snapshots.
  */
-export function structuralIssues(s: PersistedSession): { path: (string | number)[]; message: string }[] {
+export function structuralIssues(
+  state: string,
+  context: SafetyContext,
+): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
-  const writes = Object.entries(s.context.calls).filter(([, c]) => isWorldWrite(c));
+  const writes = Object.entries(context.calls).filter(([, c]) => isWorldWrite(c));
   if (writes.length > 1) issues.push({ path: ['context', 'calls'], message: 'more than one write in flight' });
-  if ((s.state === 'WRITING') !== (writes.length === 1)) {
+  if ((state === 'WRITING') !== (writes.length === 1)) {
     issues.push({
       path: ['state'],
-      message:
-        s.state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${s.state}`,
+      message: state === 'WRITING' ? 'state WRITING with no write in flight' : `a write in flight in state ${state}`,
     });
   }
   // A Set, not `includes`: a restore runs this on every snapshot, and both lists may be at their cap.
-  const validated = s.context.provenance.length > 0 ? new Set(s.context.validatedTargets) : undefined;
-  for (const [i, p] of s.context.provenance.entries()) {
+  const validated = context.provenance.length > 0 ? new Set(context.validatedTargets) : undefined;
+  for (const [i, p] of context.provenance.entries()) {
     if (!validated!.has(p.target)) {
       issues.push({
         path: ['context', 'provenance', i, 'target'],
@@ -57,11 +60,11 @@ export function structuralIssues(s: PersistedSession): { path: (string | number)
       });
     }
   }
-  for (const [id, call] of Object.entries(s.context.calls)) {
-    if (call.epoch > s.context.writeEpoch) {
+  for (const [id, call] of Object.entries(context.calls)) {
+    if (call.epoch > context.writeEpoch) {
       issues.push({
         path: ['context', 'calls', id, 'epoch'],
-        message: `call began at epoch ${call.epoch}, after the current write epoch ${s.context.writeEpoch}`,
+        message: `call began at epoch ${call.epoch}, after the current write epoch ${context.writeEpoch}`,
       });
     }
   }
@@ -152,30 +155,10 @@ const ID = 'id:';
  * snapshot.state; // e.g. 'READING'
  */
 export function parsePersistedSession(input: unknown): PersistedSession {
-  let value: unknown;
-  try {
-    value = JSON.parse(typeof input === 'string' ? input : (JSON.stringify(input) ?? 'undefined'));
-  } catch (e) {
-    throw new SnapshotError(`invalid snapshot: not JSON (${messageOf(e)})`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SnapshotError(
-      `invalid snapshot: expected an object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-    );
-  }
-  const { format } = value as { format?: unknown };
-  if (format !== PERSISTED_SESSION_FORMAT) {
-    throw new SnapshotError(
-      `invalid snapshot: format: expected "${PERSISTED_SESSION_FORMAT}", got ${JSON.stringify(format)}`,
-    );
-  }
-  value = migrateSnapshot(
-    value as Json,
-    { version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS },
-    (version) =>
-      new SnapshotError(
-        `unsupported snapshot version ${JSON.stringify(version)}: this build reads versions 1 to ${PERSISTED_SESSION_VERSION}`,
-      ),
+  const value = readSnapshot(
+    input,
+    { format: PERSISTED_SESSION_FORMAT, version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS },
+    (message) => new SnapshotError(message),
   );
   // zod's records drop a key named `__proto__`; call ids are names, so they are read prefixed.
   const context = (value as { context?: unknown }).context;
@@ -230,12 +213,4 @@ function unprefixed(path: readonly (string | number)[]): (string | number)[] {
   )
     out[2] = out[2].slice(ID.length);
   return out;
-}
-
-function messageOf(e: unknown): string {
-  try {
-    return e instanceof Error ? e.message : String(e);
-  } catch {
-    return 'unreadable error';
-  }
 }

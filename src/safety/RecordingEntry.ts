@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CallTargets, inFlightWriteOf, MAX_DIGEST_LENGTH, SafetyConfig, type SafetyContext } from './SafetyContext.js';
 import { BlockReasonCode, SessionState, ToolKind } from './toolKind.js';
+import { RecordingHeader } from '../core/RecordingHeader.js';
 
 /*
  * One line of a recording: one API call a session handled, with what the
@@ -167,14 +168,7 @@ export function summariseContext(context: SafetyContext): ContextSummary {
 
 /** One line of a JSON Lines recording. */
 export const RecordingEntry = z.strictObject({
-  /** Format version of the entry. */
-  v: z.literal(1),
-  /** Session id: a file may hold several sessions, interleaved. */
-  session: z.string().check(z.minLength(1)),
-  /** 0-based position of the call within its session. */
-  seq: z.int().check(z.nonnegative()),
-  /** Epoch milliseconds from the session's clock. */
-  at: z.number(),
+  ...RecordingHeader,
   call: RecordedCall,
   decision: Decision,
   /** Why it was blocked: a machine reason, or the loop's code for a `recordLoopBlock` entry. */

@@ -1,6 +1,6 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
-import { createMachineRunner, type MachineState, type NamedAction } from '../core/MachineRunner.js';
-import { report, SessionShell, type ShellStep } from '../core/SessionShell.js';
+import { createMachineRunner, executorFor, type MachineState, type NamedAction } from '../core/MachineRunner.js';
+import { firstReading, report, SessionShell, type ShellStep } from '../core/SessionShell.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import { blockedErrorOf, blockOf } from './stepBlock.js';
 import { parsePersistedSession, persistedSessionOf, type PersistedSession } from './PersistedSession.js';
@@ -22,14 +22,7 @@ import {
   startCallOf,
   endCallOf,
 } from './sessionInput.js';
-import {
-  executorFor,
-  configFrom,
-  latestTimeOf,
-  overridesConfig,
-  firstReading,
-  trustedSnapshot,
-} from './sessionSnapshot.js';
+import { configFrom, latestTimeOf, overridesConfig, trustedSnapshot } from './sessionSnapshot.js';
 import type {
   CallOutcome,
   SafetySession,
@@ -69,9 +62,14 @@ class Session extends SafetyReadings implements SafetySession {
     options: SafetySessionOptions,
     start: { config: SafetyConfig } | { snapshot: PersistedSession },
   ) {
-    const first = firstReading(options.now ?? Date.now);
+    const first = firstReading(options.now ?? Date.now, (m) => new SafetyInputError('options.now', m));
     const onWarning = options.onWarning ?? ((m: string) => console.warn(`assistant-safety: ${m}`));
-    const executor = executorFor(machine, options.executor, onWarning);
+    const executor = executorFor(
+      machine,
+      options.executor,
+      (message) => new SafetyInputError('options.executor', message),
+      onWarning,
+    );
     const runner = createMachineRunner<SafetyContext, SafetyEvent>(
       safetyMachineKind,
       machine,

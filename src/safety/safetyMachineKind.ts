@@ -1,7 +1,7 @@
 import { actionImplementations } from './actions.js';
 import { guardImplementations } from './guards.js';
 import { defineMachineKind } from '../core/MachineKind.js';
-import { PERSISTED_SESSION_VERSION, SNAPSHOT_MIGRATIONS } from './PersistedSession.js';
+import { PERSISTED_SESSION_VERSION, SNAPSHOT_MIGRATIONS, structuralIssues } from './PersistedSession.js';
 import { summariseContext } from './RecordingEntry.js';
 import { copyContext, DEFAULT_CONFIG, initialContext, SafetyContext, type SafetyConfig } from './SafetyContext.js';
 import { SafetyEvent } from './SafetyEvent.js';
@@ -28,5 +28,5 @@ export const safetyMachineKind = defineMachineKind<SafetyContext, SafetyEvent, S
   initialContext: (input) => initialContext(input?.config ?? DEFAULT_CONFIG),
   recorded: summariseContext,
   copyContext,
-  snapshot: { version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS },
+  snapshot: { version: PERSISTED_SESSION_VERSION, migrations: SNAPSHOT_MIGRATIONS, check: structuralIssues },
 });

@@ -15,23 +15,10 @@ import {
   type SafetyContext,
 } from './SafetyContext.js';
 import { MAX_USER_MESSAGES } from './userWords.js';
-import type { AnyStateMachine } from 'xstate';
-import { compiledUnavailable } from '../core/createMachineOfKind.js';
 import { safeParseInput } from '../core/Issue.js';
 import { copyWithChecksum, type ShallowCopy } from '../core/snapshotChecksum.js';
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
 import { describe, SafetyInputError } from './sessionInput.js';
-import { defaultExecutor, type Executor } from '../core/MachineRunner.js';
-import { readingOf } from '../core/SessionShell.js';
-
-/** The first reading of a session's clock, which must be a function that gives finite epoch milliseconds. */
-export function firstReading(now: unknown): number {
-  if (typeof now !== 'function') throw new SafetyInputError('options.now', `expected a function, got ${describe(now)}`);
-  const first = readingOf(now as () => number);
-  if (first === undefined)
-    throw new SafetyInputError('options.now', 'the clock must return finite epoch milliseconds (a number)');
-  return first;
-}
 
 /** The latest time a snapshot mentions: a restored session's time never goes below it. */
 export function latestTimeOf(context: SafetyContext): number {
@@ -86,7 +73,7 @@ export function trustedSnapshot(input: unknown): PersistedSession | undefined {
     const trusted = snapshot as unknown as PersistedSession;
     // A checksum can be recomputed after an edit: it spares the parsing, never the caps and what
     // the machine guarantees of any state (a write in flight outside WRITING, say).
-    if (!withinCaps(trusted.context) || structuralIssues(trusted).length > 0) return undefined;
+    if (!withinCaps(trusted.context) || structuralIssues(trusted.state, trusted.context).length > 0) return undefined;
     return trusted;
   } catch {
     return undefined; // a getter or Proxy that throws: the full check reports it
@@ -133,28 +120,4 @@ export function configFrom(options: SafetySessionOptions, base: SafetyConfig = D
   const issue = parsed.error.issues[0]!;
   const field = String(issue.path[0]) as keyof SafetyConfig;
   throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
-}
-
-/** Machines whose fallback to XState was reported already: a warning per machine, not per session. */
-const warned = new WeakSet<AnyStateMachine>();
-
-/**
- * The executor a session runs its machine on. The compiled table is the default; a machine it
- * cannot run (changed with `.provide()`, or not built from JSON) runs on XState, which decides the
- * same at a tenth of the speed. Asked for by name, that is an input error; by default, one warning
- * per machine says why.
- */
-export function executorFor(machine: AnyStateMachine, asked: unknown, warn: (message: string) => void): Executor {
-  const executor = asked ?? defaultExecutor();
-  if (executor !== 'compiled' && executor !== 'xstate')
-    throw new SafetyInputError('options.executor', `expected "compiled" or "xstate", got ${describe(executor)}`);
-  const why = executor === 'compiled' ? compiledUnavailable(machine) : undefined;
-  if (why === undefined) return executor;
-  if (asked === 'compiled')
-    throw new SafetyInputError('options.executor', `"compiled" cannot run this machine: ${why}`);
-  if (!warned.has(machine)) {
-    warned.add(machine);
-    warn(`${why}; it runs on XState instead (same decisions, slower). Pass executor: 'xstate' to say so.`);
-  }
-  return 'xstate';
 }

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { createSafetySession, restoreSafetySession, SnapshotError } from 'assistant-safety';
+import {
+  createKindSession,
+  createMachineOfKind,
+  createSafetySession,
+  KindSessionError,
+  restoreKindSession,
+  restoreSafetySession,
+  safetyMachineDefinition,
+  safetyMachineKind,
+  SnapshotError,
+  type SafetyContext,
+  type SafetyEvent,
+} from 'assistant-safety';
 import { copyWithChecksum } from '../../src/core/snapshotChecksum.js';
 
 /*
@@ -72,5 +84,24 @@ describe('restoring a snapshot whose checksum was recomputed after an edit', () 
     const restored = restoreSafetySession(snapshot, { now: clock });
     expect(restored.state).toBe('READING');
     expect(restored.persist()).toEqual(snapshot);
+  });
+});
+
+describe('restoring the safety machine as a kind session', () => {
+  it('should refuse a state no run reaches with the same check as the safety session, naming the state', () => {
+    const machine = createMachineOfKind(safetyMachineKind, safetyMachineDefinition);
+    const session = createKindSession<SafetyContext, SafetyEvent>(safetyMachineKind, machine, {}, { now: clock });
+    session.send({ type: 'TARGET_ESTABLISHED', targets: ['vm:1'], at: clock() } as SafetyEvent);
+    const good = JSON.parse(JSON.stringify(session.persist()));
+    expect(restoreKindSession(safetyMachineKind, machine, good).state).toBe(session.state);
+    const bad = { ...good, state: 'READING', context: { ...good.context, calls: { w1: WRITE } } };
+    try {
+      restoreKindSession(safetyMachineKind, machine, bad);
+      throw new Error('the edited snapshot was restored');
+    } catch (e) {
+      expect(e).toBeInstanceOf(KindSessionError);
+      expect((e as KindSessionError).message).toMatch(/state: a write in flight in state READING/);
+      expect((e as KindSessionError).issues.map((i) => i.path)).toContainEqual(['state']);
+    }
   });
 });

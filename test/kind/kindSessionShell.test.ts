@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
   createKindSession,
+  createSafetySession,
+  SafetyInputError,
   createMachineOfKind,
   defineMachineKind,
   KindSessionError,
@@ -95,6 +97,21 @@ describe('the session shell, on a kind session', () => {
     for (let k = 0; k < 4; k++) session.send({ type: 'ADD' });
     expect(at).toEqual([100, 100, 100, 130, 130]);
     expect(() => createKindSession(tallyKind, machine, undefined, { now: () => Number.NaN })).toThrow(/options\.now/);
+  });
+
+  it('should refuse a clock that is not one with the same words in both kinds of session, each with its own error', () => {
+    const bad: [unknown, RegExp][] = [
+      [() => Number.NaN, /^options\.now: the clock must return finite epoch milliseconds/],
+      ['Date.now', /^options\.now: expected a function, got string/],
+    ];
+    for (const [now, words] of bad) {
+      expect(() => createKindSession(tallyKind, machine, undefined, { now: now as () => number })).toThrow(
+        KindSessionError,
+      );
+      expect(() => createKindSession(tallyKind, machine, undefined, { now: now as () => number })).toThrow(words);
+      expect(() => createSafetySession({ now: now as () => number })).toThrow(SafetyInputError);
+      expect(() => createSafetySession({ now: now as () => number })).toThrow(words);
+    }
   });
 
   it("should bring an older snapshot through the kind's migrations, and name a version it has none for", () => {

@@ -324,9 +324,24 @@ describe('the toy kind through the session, the recorder and the replayer', () =
   it('should refuse the compiled table by name for a machine changed with .provide(), and run it on XState', () => {
     const provided = machine.provide({});
     expect(() => createKindSession(doorKind, provided, {}, { executor: 'compiled' })).toThrow(
-      /executor "compiled" cannot run this machine: the machine was changed with \.provide\(\)/,
+      /^options\.executor: "compiled" cannot run this machine: the machine was changed with \.provide\(\)/,
     );
     const session = createKindSession<DoorContext, DoorEvent>(doorKind, provided, {}, { executor: 'xstate' });
     expect(session.send({ type: 'OPEN' }).state.value).toBe('OPEN');
+  });
+
+  it('should run a machine changed with .provide() on XState by default and say why, once per machine', () => {
+    const provided = machine.provide({});
+    const warnings: string[] = [];
+    const sessions = [0, 1].map(() =>
+      createKindSession<DoorContext, DoorEvent>(doorKind, provided, {}, { onWarning: (m) => warnings.push(m) }),
+    );
+    // The suite also runs with XState as every session's default executor: nothing to say then.
+    expect(warnings).toHaveLength(process.env['ASSISTANT_SAFETY_EXECUTOR'] === 'xstate' ? 0 : 1);
+    if (warnings.length) expect(warnings[0]).toMatch(/changed with \.provide\(\).*runs on XState instead/);
+    for (const session of sessions) expect(session.send({ type: 'OPEN' }).state.value).toBe('OPEN');
+    expect(() => createKindSession(doorKind, provided, {}, { executor: 'fast' as never })).toThrow(
+      /^options\.executor: expected "compiled" or "xstate", got "fast"/,
+    );
   });
 });
