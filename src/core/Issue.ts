@@ -104,8 +104,31 @@ function localeError(issue: RawIssue): string {
  * if (!r.success) console.log(issuesOf(r.error)); // [{ code: 'invalid_value', path: [], message: 'Invalid option: …' }]
  */
 export function safeParseInput<S extends z.core.$ZodType>(schema: S, input: unknown) {
+  const key = pollutedKey();
+  // Refused whatever the input: a failure of the same type, with the one issue that matters.
+  if (key !== undefined)
+    return z.safeParse(z.never(), input, { error: () => pollutionMessage(key) }) as z.core.util.SafeParseResult<
+      z.core.output<S>
+    >;
   return z.safeParse(schema, input, { error: (issue) => localeError(issue as RawIssue) });
 }
+
+const NOTHING = {};
+
+/**
+ * An enumerable property someone added to `Object.prototype` (prototype pollution, say by a deep merge
+ * of attacker JSON), or undefined. Every object then seems to carry it: to `for...in`, to zod, and to
+ * any read of an option or a call field the caller left out (`verified`, `mode`), so no input can be
+ * read safely. Sessions refuse to start or decide while there is one: the gate fails closed, and says why.
+ */
+export function pollutedKey(): string | undefined {
+  for (const key in NOTHING) return key;
+  return undefined;
+}
+
+/** What a refusal for a polluted prototype says. */
+export const pollutionMessage = (key: string) =>
+  `Object.prototype has an enumerable property ${JSON.stringify(key)} (prototype pollution): refused until it is removed`;
 
 /**
  * The issues of a zod error in this package's shape.

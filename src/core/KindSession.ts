@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
-import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from './Issue.js';
+import {
+  formatIssues,
+  issuesOf,
+  IssueError,
+  pollutedKey,
+  pollutionMessage,
+  safeParseInput,
+  type Issue,
+} from './Issue.js';
 import type { AnyMachineKind } from './MachineKind.js';
 import {
   createMachineRunner,
@@ -160,6 +168,12 @@ class Session<C, E extends { type: string }>
   }
 }
 
+/** A polluted `Object.prototype` would lend every input and option the fields it lacks: refused. */
+function refusePolluted(): void {
+  const key = pollutedKey();
+  if (key !== undefined) throw new KindSessionError(pollutionMessage(key));
+}
+
 /**
  * Starts a session of any machine kind, from the kind's input.
  *
@@ -173,6 +187,7 @@ export function createKindSession<C, E extends { type: string }>(
   input?: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
+  refusePolluted();
   const runner = createMachineRunner<C, E>(kind, machine, { input }, executorOf(machine, options));
   return new Session(options.id ?? globalThis.crypto.randomUUID(), kind, runner, options, { input: input ?? null });
 }
@@ -191,6 +206,7 @@ export function restoreKindSession<C, E extends { type: string }>(
   snapshot: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
+  refusePolluted();
   const refuse = (issues: Issue[]) => new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
   const read = readSnapshot(
     snapshot,

@@ -19,6 +19,7 @@ import {
   describe,
   SafetyInputError,
   validCall,
+  refusePolluted,
   startCallOf,
   endCallOf,
 } from './sessionInput.js';
@@ -173,6 +174,7 @@ class Session extends SafetyReadings implements SafetySession {
    * its outcome, tells the recorder and the listeners, and returns it.
    */
   private run(call: RecordedCall, method: string = call.type): Outcome {
+    refusePolluted(method);
     if ('kind' in call && (call.kind === 'resolve' || call.kind === 'read') && call.type !== 'recordLoopBlock')
       this.sawDiscovery = true;
     switch (call.type) {
@@ -356,6 +358,7 @@ class Session extends SafetyReadings implements SafetySession {
  * session.canFinalAnswer()?.reasonCode;                                   // 'FINAL_ANSWER_UNVERIFIED'
  */
 export function createSafetySession(options: SafetySessionOptions = {}): SafetySession {
+  refusePolluted('options');
   const id = options.id ?? globalThis.crypto.randomUUID();
   checkId(id);
   return new Session(id, options.machine ?? safetyMachine, options, { config: configFrom(options) });
@@ -371,6 +374,7 @@ export function createSafetySession(options: SafetySessionOptions = {}): SafetyS
  * const again = restoreSafetySession(JSON.parse(saved), { now: clock });
  */
 export function restoreSafetySession(persisted: unknown, options: SafetySessionOptions = {}): SafetySession {
+  refusePolluted('options');
   const snapshot = trustedSnapshot(persisted) ?? parsePersistedSession(persisted);
   const config = overridesConfig(options) ? configFrom(options, snapshot.context.config) : snapshot.context.config;
   const id = options.id ?? snapshot.id;

@@ -4,7 +4,7 @@
  */
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
-import { safeParseInput } from '../core/Issue.js';
+import { pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js';
 import type { LoopBlock, TargetSource, ToolCallEnd, ToolCallStart } from './SafetySessionTypes.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import { BlockReasonCode, type ToolKind } from './toolKind.js';
@@ -23,6 +23,15 @@ export class SafetyInputError extends TypeError {
 }
 
 export const describe = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : typeof v);
+
+/**
+ * Refuses while `Object.prototype` is polluted (see `pollutedKey`): every object would lend the
+ * fields its caller left out (`verified`, `stateOnly`, `mode`), so the session decides nothing.
+ */
+export function refusePolluted(path: string): void {
+  const key = pollutedKey();
+  if (key !== undefined) throw new SafetyInputError(path, pollutionMessage(key));
+}
 
 export function checkObject(path: string, value: unknown): asserts value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null)
@@ -43,6 +52,7 @@ export function validCall<C extends RecordedCall>(
   names: Record<string, string> = {},
   argument?: string,
 ): C {
+  refusePolluted(`${method}: call`);
   if (quickCheckCall(call)) return call;
   const schema = CALL_SCHEMAS.get((call as { type?: unknown }).type as string);
   if (!schema)

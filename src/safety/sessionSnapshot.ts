@@ -118,6 +118,7 @@ export function configFrom(options: SafetySessionOptions, base: SafetyConfig = D
   const parsed = safeParseInput(SafetyConfig, config);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
+  if (issue.path.length === 0) throw new SafetyInputError('options', issue.message);
   const field = String(issue.path[0]) as keyof SafetyConfig;
   throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
 }
