@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
 import {
   createKindSession,
-  createMachineOfKind,
   createSafetySession,
   createToolLoop,
-  defineMachineKind,
   KindSessionError,
   restoreSafetySession,
   SafetyInputError,
 } from 'assistant-safety';
+import { tallyKind, tallyMachine } from '../kind/counterMachine.js';
 
 /*
  * Prototype pollution (an enumerable key on Object.prototype, say from a deep merge of attacker JSON)
@@ -93,30 +91,10 @@ describe('a polluted Object.prototype', () => {
   });
 
   it('should refuse a kind session, naming the key', () => {
-    const Count = z.object({ n: z.number() });
-    const Event = z.discriminatedUnion('type', [z.object({ type: z.literal('ADD') })]);
-    const kind = defineMachineKind<z.infer<typeof Count>, z.infer<typeof Event>>({
-      name: 'count',
-      context: Count,
-      events: Event,
-      guards: {},
-      actions: { add: { run: (c) => ({ n: c.n + 1 }) } },
-      initialContext: () => ({ n: 0 }),
-      recorded: (c) => ({ n: c.n }),
-      snapshot: { version: 1, migrations: {} },
-    });
-    const machine = createMachineOfKind(kind, {
-      id: 'count',
-      description: 'Counts.',
-      initial: 'ON',
-      guards: {},
-      actions: { add: { description: 'Add one.' } },
-      states: { ON: { description: 'Counting.', on: { ADD: [{ actions: ['add'], description: 'Add.' }] } } },
-    });
-    const session = createKindSession(kind, machine);
+    const session = createKindSession(tallyKind, tallyMachine);
     pollute('n', 5);
-    expect(() => createKindSession(kind, machine)).toThrow(KindSessionError);
-    expect(() => createKindSession(kind, machine)).toThrow(polluted('n'));
+    expect(() => createKindSession(tallyKind, tallyMachine)).toThrow(KindSessionError);
+    expect(() => createKindSession(tallyKind, tallyMachine)).toThrow(polluted('n'));
     expect(() => session.send({ type: 'ADD' })).toThrow(polluted('n'));
   });
 });

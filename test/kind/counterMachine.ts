@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
 import {
+  createMachineOfKind,
+  defineMachineKind,
   MachineDefinitionError,
   parseMachineDefinitionOfKind,
   type AnyMachineKind,
@@ -42,3 +44,34 @@ export function definitionError(json: unknown, kind: AnyMachineKind): MachineDef
   }
   throw new Error('the machine was accepted');
 }
+
+/** A one-state kind that counts ADD events (its snapshot at version 2: version 1 called the count `count`), for the session tests. */
+export type Tally = Counter;
+export const TallyEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('ADD') })]);
+export type TallyEvent = z.infer<typeof TallyEvent>;
+
+export const tallyKind = defineMachineKind<Tally, TallyEvent>({
+  name: 'tally',
+  context: Counter,
+  events: TallyEvent,
+  guards: {},
+  actions: { add: { run: (c) => ({ n: c.n + 1 }) } },
+  initialContext: () => ({ n: 0 }),
+  recorded: (c) => ({ n: c.n }),
+  // Version 1 called the count `count`.
+  snapshot: {
+    version: 2,
+    migrations: {
+      1: (s) => ({ ...s, version: 2, context: { n: (s.context as { count: number }).count } }),
+    },
+  },
+});
+
+export const tallyMachine = createMachineOfKind(tallyKind, {
+  id: 'tally',
+  description: 'Counts.',
+  initial: 'COUNTING',
+  guards: {},
+  actions: { add: { description: 'Add one.' } },
+  states: { COUNTING: { description: 'Counting.', on: { ADD: [{ actions: ['add'], description: 'Add.' }] } } },
+});

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
 import {
   createKindSession,
   createMachineOfKind,
@@ -7,15 +6,12 @@ import {
   replayKindRecording,
   type KindRecordingEntry,
 } from 'assistant-safety';
-import { Counter } from './counterMachine.js';
+import { Counter, TallyEvent } from './counterMachine.js';
 
 /*
  * A kind's recording replays on the replayer the safety recording uses: interleaved sessions, some
  * parked as snapshots while others run, each decided again and compared entry by entry.
  */
-
-const TallyEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('ADD') })]);
-type TallyEvent = z.infer<typeof TallyEvent>;
 
 const kindAdding = (step: number) =>
   defineMachineKind<Counter, TallyEvent>({

@@ -1,53 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
 import {
   createKindSession,
   createSafetySession,
   SafetyInputError,
-  createMachineOfKind,
-  defineMachineKind,
   KindSessionError,
   restoreKindSession,
   type KindRecordingEntry,
   type KindSession,
 } from 'assistant-safety';
-import { Counter } from './counterMachine.js';
+import { tallyKind, tallyMachine as machine, type Tally, type TallyEvent } from './counterMachine.js';
 
 /*
  * What every session gets from the shell it extends, shown on a kind session: a recorder or a
  * listener that throws never changes what a call did, the clock never goes backwards, and an older
  * snapshot goes through the kind's migrations (the safety session's own tests show the same there).
  */
-
-type Tally = Counter;
-const TallyEvent = z.discriminatedUnion('type', [z.object({ type: z.literal('ADD') })]);
-type TallyEvent = z.infer<typeof TallyEvent>;
-
-const tallyKind = defineMachineKind<Tally, TallyEvent>({
-  name: 'tally',
-  context: Counter,
-  events: TallyEvent,
-  guards: {},
-  actions: { add: { run: (c) => ({ n: c.n + 1 }) } },
-  initialContext: () => ({ n: 0 }),
-  recorded: (c) => ({ n: c.n }),
-  // Version 1 called the count `count`.
-  snapshot: {
-    version: 2,
-    migrations: {
-      1: (s) => ({ ...s, version: 2, context: { n: (s.context as { count: number }).count } }),
-    },
-  },
-});
-
-const machine = createMachineOfKind(tallyKind, {
-  id: 'tally',
-  description: 'Counts.',
-  initial: 'COUNTING',
-  guards: {},
-  actions: { add: { description: 'Add one.' } },
-  states: { COUNTING: { description: 'Counting.', on: { ADD: [{ actions: ['add'], description: 'Add.' }] } } },
-});
 
 describe('the session shell, on a kind session', () => {
   it('should apply the event when the recorder throws, and hand the error and the entry to onRecorderError', () => {
