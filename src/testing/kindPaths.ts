@@ -1,6 +1,6 @@
 import { createActor, type AnyStateMachine } from 'xstate';
 import type { AnyMachineKind } from '../core/MachineKind.js';
-import { resolveTransition } from './coverage.js';
+import { resolveTransition, type TransitionInfo } from './coverage.js';
 import { kindPathTo, type KindEdge, type KindGraph, type KindStep } from './exploreKind.js';
 
 /*
@@ -41,13 +41,16 @@ export function edgeCoverageItems(
 ): string[][] {
   const def = graph.definition;
   if (!def) throw new Error('the machine was not built from JSON: no definition to cover');
+  // A graph has some 10^5 edges and a few hundred distinct items: each item's text is built once and
+  // shared, which spares the garbage and lets `coveringPaths` compare them by reference.
+  const stateItem = memo((value: string) => `state ${value}`);
+  const moveItems = memo((state: string) => memo((label: string) => `move ${state} · ${label}`));
+  const transitionItem = memo((t: TransitionInfo) => `transition ${t.id}`);
+  const guardItems = memo((t: TransitionInfo) => [`guard ${t.id} ${t.guard}=false`, `guard ${t.id} ${t.guard}=true`]);
   return graph.edges.map((edge) => {
     // Besides the JSON's items, every move is tried at least once in every state it can be made in.
-    const items = [
-      `state ${String(edge.before.value)}`,
-      `state ${String(edge.after.value)}`,
-      `move ${String(edge.before.value)} · ${edge.label}`,
-    ];
+    const before = String(edge.before.value);
+    const items = [stateItem(before), stateItem(String(edge.after.value)), moveItems(before)(edge.label)];
     for (const step of edge.steps) {
       const r = resolveTransition(
         def,
@@ -57,11 +60,21 @@ export function edgeCoverageItems(
         undefined,
         kind,
       );
-      if (r.taken) items.push(`transition ${r.taken.id}`);
-      for (const g of r.guards) items.push(`guard ${g.transition.id} ${g.transition.guard}=${g.result}`);
+      if (r.taken) items.push(transitionItem(r.taken));
+      for (const g of r.guards) items.push(guardItems(g.transition)[g.result ? 1 : 0]!);
     }
     return items;
   });
+}
+
+/** A function's results by argument, each computed once. */
+function memo<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
+  };
 }
 
 /** One path chosen by {@link coveringPaths}. */
