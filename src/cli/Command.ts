@@ -1,3 +1,5 @@
+import { didYouMean } from '../core/knownKeys.js';
+
 /** Where a command writes; tests pass their own. */
 export interface CliIO {
   out: (text: string) => void;
@@ -17,38 +19,6 @@ export interface Command {
 /** A usage error: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
-}
-
-/** Edit distance between two short strings (option and command names). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = row[j]!;
-      row[j] = next;
-    }
-  }
-  return row[b.length]!;
-}
-
-/**
- * The closest of `known` to a mistyped `name` ("--machin" → "--machine"), when
- * it is close enough to be what was meant: a prefix of it, or at most two
- * edits (one for short names) away.
- *
- * @example
- * didYouMean('--machin', ['--machine', '--json']); // '--machine'
- */
-export function didYouMean(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const k of known) {
-    const d = k.startsWith(name) && name.length >= 3 ? 0 : distance(name, k);
-    if (d <= (k.replace(/^-+/, '').length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { name: k, d };
-  }
-  return best?.name;
 }
 
 /** The long options a command's usage text names (`--machine`, `--json`, ...), plus `--help`. */

@@ -1,5 +1,6 @@
 import { commands } from './commands.js';
-import { argumentError, didYouMean, UsageError, type CliIO } from './Command.js';
+import { argumentError, UsageError, type CliIO } from './Command.js';
+import { didYouMean } from '../core/knownKeys.js';
 import { packageVersion } from '../node/packageRoot.js';
 
 function help(): string {

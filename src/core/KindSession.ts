@@ -20,6 +20,7 @@ import {
 import { firstReading, SessionShell } from './SessionShell.js';
 import { readSnapshot } from './readSnapshot.js';
 import { RecordingHeader } from './RecordingHeader.js';
+import { keysOf, unknownField } from './knownKeys.js';
 import { createReplayer, type ReplayDivergence, type ReplayerOptions } from './createReplayer.js';
 
 /*
@@ -168,10 +169,36 @@ class Session<C, E extends { type: string }>
   }
 }
 
-/** A polluted `Object.prototype` would lend every input and option the fields it lacks: refused. */
-function refusePolluted(): void {
+const OPTION_KEYS = keysOf<KindSessionOptions>({
+  id: true,
+  now: true,
+  recorder: true,
+  onRecorderError: true,
+  onListenerError: true,
+  executor: true,
+  onWarning: true,
+});
+
+/**
+ * Refuses what would make the options mean something else than they say: a polluted
+ * `Object.prototype` (every object would lend the fields it lacks), an option the session does not
+ * have (a misspelling is never a silent default), options that throw when read.
+ */
+function checkOptions(options: unknown): void {
   const key = pollutedKey();
   if (key !== undefined) throw new KindSessionError(pollutionMessage(key));
+  if (typeof options !== 'object' || options === null)
+    throw new KindSessionError(`options: expected an object, got ${options === null ? 'null' : typeof options}`);
+  let unknown: ReturnType<typeof unknownField>;
+  try {
+    unknown = unknownField(options, OPTION_KEYS);
+  } catch {
+    throw new KindSessionError('options: could not be read (a getter or Proxy threw)');
+  }
+  if (unknown !== undefined)
+    throw new KindSessionError(`options.${unknown.key}: ${unknown.message}`, [
+      { code: 'unrecognized_keys', path: ['options', unknown.key], message: unknown.message },
+    ]);
 }
 
 /**
@@ -187,7 +214,7 @@ export function createKindSession<C, E extends { type: string }>(
   input?: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
-  refusePolluted();
+  checkOptions(options);
   const runner = createMachineRunner<C, E>(kind, machine, { input }, executorOf(machine, options));
   return new Session(options.id ?? globalThis.crypto.randomUUID(), kind, runner, options, { input: input ?? null });
 }
@@ -206,7 +233,7 @@ export function restoreKindSession<C, E extends { type: string }>(
   snapshot: unknown,
   options: KindSessionOptions = {},
 ): KindSession<C, E> {
-  refusePolluted();
+  checkOptions(options);
   const refuse = (issues: Issue[]) => new KindSessionError(`invalid snapshot: ${formatIssues(issues)}`, issues);
   const read = readSnapshot(
     snapshot,

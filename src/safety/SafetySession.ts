@@ -20,6 +20,7 @@ import {
   SafetyInputError,
   validCall,
   refusePolluted,
+  checkOptions,
   startCallOf,
   endCallOf,
 } from './sessionInput.js';
@@ -358,7 +359,7 @@ class Session extends SafetyReadings implements SafetySession {
  * session.canFinalAnswer()?.reasonCode;                                   // 'FINAL_ANSWER_UNVERIFIED'
  */
 export function createSafetySession(options: SafetySessionOptions = {}): SafetySession {
-  refusePolluted('options');
+  checkOptions(options);
   const id = options.id ?? globalThis.crypto.randomUUID();
   checkId(id);
   return new Session(id, options.machine ?? safetyMachine, options, { config: configFrom(options) });
@@ -374,7 +375,7 @@ export function createSafetySession(options: SafetySessionOptions = {}): SafetyS
  * const again = restoreSafetySession(JSON.parse(saved), { now: clock });
  */
 export function restoreSafetySession(persisted: unknown, options: SafetySessionOptions = {}): SafetySession {
-  refusePolluted('options');
+  checkOptions(options);
   const snapshot = trustedSnapshot(persisted) ?? parsePersistedSession(persisted);
   const config = overridesConfig(options) ? configFrom(options, snapshot.context.config) : snapshot.context.config;
   const id = options.id ?? snapshot.id;

@@ -5,7 +5,14 @@
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
 import { pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js';
-import type { LoopBlock, TargetSource, ToolCallEnd, ToolCallStart } from './SafetySessionTypes.js';
+import { keysOf, unknownField } from '../core/knownKeys.js';
+import type {
+  LoopBlock,
+  SafetySessionOptions,
+  TargetSource,
+  ToolCallEnd,
+  ToolCallStart,
+} from './SafetySessionTypes.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import { BlockReasonCode, type ToolKind } from './toolKind.js';
 import { evidenceFor } from './blockReasons.js';
@@ -37,6 +44,78 @@ export function checkObject(path: string, value: unknown): asserts value is Reco
   if (typeof value !== 'object' || value === null)
     throw new SafetyInputError(path, `expected an object, got ${describe(value)}`);
 }
+
+/** The fields of each method's object argument, and the session's options. */
+const START_KEYS = keysOf<ToolCallStart>({
+  id: true,
+  kind: true,
+  tool: true,
+  targets: true,
+  stateOnly: true,
+  trust: true,
+  creates: true,
+  created: true,
+  egress: true,
+  digest: true,
+  check: true,
+  delegates: true,
+});
+const END_KEYS = keysOf<ToolCallEnd>({
+  id: true,
+  ok: true,
+  verified: true,
+  unknown: true,
+  discovered: true,
+  orphanedBy: true,
+});
+const BLOCK_KEYS = keysOf<LoopBlock>({ id: true, kind: true, tool: true, code: true });
+const ATTESTATION_KEYS = keysOf<{ by: string; note?: string }>({ by: true, note: true });
+const OPTION_KEYS = keysOf<SafetySessionOptions>({
+  now: true,
+  recoveryTtlMs: true,
+  failedWriteRequiresVerification: true,
+  recorder: true,
+  id: true,
+  machine: true,
+  onRecorderError: true,
+  onListenerError: true,
+  onWarning: true,
+  targets: true,
+  mode: true,
+  profile: true,
+  executor: true,
+});
+
+/**
+ * Reads a method's object argument with `read` (which copies the fields it needs), after refusing
+ * what cannot be taken at face value: not an object, a polluted prototype, an object whose fields
+ * throw when read (a hostile Proxy or getter), or a field its type does not have, named with the
+ * field it looks like. A misspelt field is never ignored: a misspelt `targets` would leave a write
+ * unbound, a misspelt `trust` would let open-world output validate targets, a misspelt `mode` would
+ * give another gate than the one asked for.
+ */
+function readArgument<T>(
+  path: string,
+  value: unknown,
+  keys: ReadonlySet<string>,
+  read: (value: Record<string, unknown>) => T,
+): T {
+  checkObject(path, value);
+  refusePolluted(path);
+  let unknown: ReturnType<typeof unknownField>;
+  let result: T;
+  try {
+    unknown = unknownField(value, keys);
+    result = read(value);
+  } catch {
+    throw new SafetyInputError(path, 'could not be read (a getter or Proxy threw)');
+  }
+  if (unknown !== undefined) throw new SafetyInputError(`${path}.${unknown.key}`, unknown.message);
+  return result;
+}
+
+/** Refuses session options that cannot be read or that name an option the session does not have. */
+export const checkOptions = (options: unknown): void => readArgument('options', options, OPTION_KEYS, () => undefined);
 
 const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.type.def.values[0] as string, o]));
 
@@ -81,50 +160,55 @@ const BLOCK_NAMES = { id: 'block.id', kind: 'block.kind', tool: 'block.tool', co
 
 /** `beginToolCall`'s argument as the recorded call, checked (fields copied one by one: nothing else rides along). */
 export function startCallOf(call: ToolCallStart, method = 'beginToolCall'): RecordedCall {
-  checkObject(`${method}: call`, call);
-  const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check, delegates } = call;
-  const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
-  if (targets !== undefined) recorded.targets = targets;
-  if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
-  if (trust !== undefined) recorded.trust = trust;
-  if (creates !== undefined) recorded.creates = creates;
-  if (created !== undefined) recorded.created = created;
-  if (egress !== undefined) recorded.egress = egress;
-  if (digest !== undefined) recorded.digest = digest;
-  if (check !== undefined) recorded.check = check;
-  if (delegates !== undefined) recorded.delegates = delegates;
+  const recorded = readArgument(`${method}: call`, call, START_KEYS, (c) => {
+    const { id, kind, tool, targets, stateOnly, trust, creates, created, egress, digest, check, delegates } =
+      c as unknown as ToolCallStart;
+    const recorded: RecordedCall = { type: 'beginToolCall', id, kind, tool };
+    if (targets !== undefined) recorded.targets = targets;
+    if (stateOnly !== undefined) recorded.stateOnly = stateOnly;
+    if (trust !== undefined) recorded.trust = trust;
+    if (creates !== undefined) recorded.creates = creates;
+    if (created !== undefined) recorded.created = created;
+    if (egress !== undefined) recorded.egress = egress;
+    if (digest !== undefined) recorded.digest = digest;
+    if (check !== undefined) recorded.check = check;
+    if (delegates !== undefined) recorded.delegates = delegates;
+    return recorded;
+  });
   return validCall(method, recorded, {}, 'call');
 }
 
 /** `endToolCall`'s argument as the recorded call, checked. */
 export function endCallOf(result: ToolCallEnd): RecordedCall {
-  checkObject('endToolCall: result', result);
-  const { id, ok, verified, unknown, discovered, orphanedBy } = result;
-  const call: RecordedCall = { type: 'endToolCall', id, ok };
-  if (verified !== undefined) call.verified = verified;
-  if (unknown !== undefined) call.unknown = unknown;
-  if (orphanedBy !== undefined) call.orphanedBy = orphanedBy;
-  if (discovered !== undefined) {
-    if (Array.isArray(discovered) && discovered.some((d) => typeof d === 'object' && d !== null)) {
-      // `{ target, field }` items: the keys go in `discovered`, the fields beside them for the record.
-      call.discovered = discovered.map((d) => (typeof d === 'object' && d !== null ? d.target : d));
-      call.fields = discovered.map((d) => (typeof d === 'object' && d !== null ? d.field : ''));
-    } else call.discovered = discovered as string[];
-  }
+  const call = readArgument('endToolCall: result', result, END_KEYS, (r) => {
+    const { id, ok, verified, unknown, discovered, orphanedBy } = r as unknown as ToolCallEnd;
+    const call: RecordedCall = { type: 'endToolCall', id, ok };
+    if (verified !== undefined) call.verified = verified;
+    if (unknown !== undefined) call.unknown = unknown;
+    if (orphanedBy !== undefined) call.orphanedBy = orphanedBy;
+    if (discovered !== undefined) {
+      if (Array.isArray(discovered) && discovered.some((d) => typeof d === 'object' && d !== null)) {
+        // `{ target, field }` items: the keys go in `discovered`, the fields beside them for the record.
+        call.discovered = discovered.map((d) => (typeof d === 'object' && d !== null ? d.target : d));
+        call.fields = discovered.map((d) => (typeof d === 'object' && d !== null ? d.field : ''));
+      } else call.discovered = discovered as string[];
+    }
+    return call;
+  });
   return validCall('endToolCall', call, RESULT_NAMES, 'result');
 }
 
 /** A call with the named fields of a method's `options` argument, checked; errors name `options.<field>`. */
-function withOptions(call: RecordedCall, options: object | undefined, fields: readonly string[]): RecordedCall {
-  if (options !== undefined) {
-    checkObject(`${call.type}: options`, options);
-    for (const field of fields) {
-      const value = (options as Record<string, unknown>)[field];
-      if (value !== undefined) (call as Record<string, unknown>)[field] = value;
-    }
-  }
+function withOptions(call: RecordedCall, options: object | undefined, fields: ReadonlySet<string>): RecordedCall {
+  if (options !== undefined)
+    readArgument(`${call.type}: options`, options, fields, (o) => {
+      for (const field of fields) if (o[field] !== undefined) (call as Record<string, unknown>)[field] = o[field];
+    });
   return validCall(call.type, call, { text: 'text' }, 'options');
 }
+
+const ESTABLISH_KEYS = keysOf<{ targets?: string[]; source?: TargetSource }>({ targets: true, source: true });
+const MESSAGE_KEYS = keysOf<{ source?: 'user' | 'system' }>({ source: true });
 
 /**
  * The other methods' arguments as their recorded calls, checked the same way: what a session runs
@@ -137,10 +221,10 @@ export const callOf = {
     return validCall(type, call as RecordedCall, { tool: 'toolName' });
   },
   targetEstablished(options?: { targets?: string[]; source?: TargetSource }): RecordedCall {
-    return withOptions({ type: 'targetEstablished' }, options, ['targets', 'source']);
+    return withOptions({ type: 'targetEstablished' }, options, ESTABLISH_KEYS);
   },
   userMessage(text: string, options?: { source?: 'user' | 'system' }): RecordedCall {
-    return withOptions({ type: 'userMessage', text }, options, ['source']);
+    return withOptions({ type: 'userMessage', text }, options, MESSAGE_KEYS);
   },
   trackPendingRecovery(errorCode: string, tool: string): RecordedCall {
     return validCall('trackPendingRecovery', { type: 'trackPendingRecovery', errorCode, tool }, { tool: 'toolName' });
@@ -149,14 +233,19 @@ export const callOf = {
     return validCall('checkRecoverySuccess', { type: 'checkRecoverySuccess', tool }, { tool: 'toolName' });
   },
   recordLoopBlock(block: LoopBlock): RecordedCall {
-    checkObject('recordLoopBlock: block', block);
-    const { id, kind, tool, code } = block;
-    return validCall('recordLoopBlock', { type: 'recordLoopBlock', id, kind, tool, code }, BLOCK_NAMES);
+    const call = readArgument('recordLoopBlock: block', block, BLOCK_KEYS, (b): RecordedCall => {
+      const { id, kind, tool, code } = b as unknown as LoopBlock;
+      return { type: 'recordLoopBlock', id, kind, tool, code };
+    });
+    return validCall('recordLoopBlock', call, BLOCK_NAMES);
   },
   /** `undefined` for a block no person can lift (a write in flight, a profile's refusal). */
   attest(block: FSMBlockedError, attestation: { by: string; note?: string }): RecordedCall | undefined {
     checkObject('attest: block', block);
-    checkObject('attest: attestation', attestation);
+    const { by, note } = readArgument('attest: attestation', attestation, ATTESTATION_KEYS, (a) => ({
+      by: a.by as string,
+      note: a.note as string | undefined,
+    }));
     const reasonCode = safeParseInput(BlockReasonCode, block.reasonCode);
     if (!reasonCode.success)
       throw new SafetyInputError(
@@ -165,10 +254,10 @@ export const callOf = {
       );
     const evidence = evidenceFor(reasonCode.data);
     if (evidence === undefined) return undefined;
-    const call: RecordedCall = { type: 'attest', reasonCode: reasonCode.data, evidence, by: attestation.by };
+    const call: RecordedCall = { type: 'attest', reasonCode: reasonCode.data, evidence, by };
     if (evidence === 'target' && block.targets !== undefined && block.targets.length > 0)
       call.targets = [...block.targets];
-    if (attestation.note !== undefined) call.note = attestation.note;
+    if (note !== undefined) call.note = note;
     if (typeof block.digest === 'string') call.digest = block.digest;
     return validCall('attest', call, { by: 'attestation.by', note: 'attestation.note' });
   },

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { argumentError, didYouMean } from '../../src/cli/Command.js';
+import { argumentError } from '../../src/cli/Command.js';
+import { didYouMean } from '../../src/core/knownKeys.js';
 import { main } from '../../src/cli/main.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
