@@ -14,6 +14,7 @@ import type { CodingAgentClassifier } from '../presets/codingAgent.js';
 import { ClaudeCodeHookInput } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
 import { formatIssues, issuesOf } from '../core/Issue.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 
 /** Any store with `withSession(id, fn)`: `createFileSessionStore` (`/node`) or `createRedisSessionStore` (`/redis`). */
 export interface GuardSessionStore {
@@ -78,7 +79,19 @@ const EVENTS = [
  *   console.log(message.type);
  * }
  */
+const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHooksOptions, 'session' | 'store'>>({
+  session: true,
+  store: true,
+  classify: true,
+  escalate: true,
+  approve: true,
+  canUseTool: true,
+  approvedBy: true,
+  isNewFile: true,
+});
+
 export function guardHooks(options: GuardHooksOptions): GuardedHooks {
+  refuseUnknownOptions('guardHooks', options, OPTION_KEYS);
   const notesBySession = new Map<string, Record<string, unknown>>();
   const escalated = new Map<string, string>();
   const notesOf = (id: string) => {

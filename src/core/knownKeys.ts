@@ -56,3 +56,14 @@ export function unknownField(value: object, keys: ReadonlySet<string>): { key: s
     }
   return undefined;
 }
+
+/**
+ * Throws a `TypeError` for an option `keys` lacks: a misspelt option is an error, never a silent default.
+ *
+ * @example
+ * refuseUnknownOptions('createMcpGateway', { rule: {} }, keys); // TypeError: createMcpGateway: options.rule: unknown field (did you mean rules?)
+ */
+export function refuseUnknownOptions(where: string, options: object, keys: ReadonlySet<string>): void {
+  const unknown = unknownField(options, keys);
+  if (unknown !== undefined) throw new TypeError(`${where}: options.${unknown.key}: ${unknown.message}`);
+}

@@ -19,6 +19,7 @@ import {
 import { createCancelHolds, createOwnRequests, createRequestTracker, type Pending } from './requestTracking.js';
 import type { McpGateway, McpGatewayExit, McpGatewayOptions } from './McpGatewayOptions.js';
 import { createToolCatalogue, type Explained } from './toolCatalogue.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 
 /*
  * The gateway, split as the MCP SDK splits Protocol / Server / Transport: request tracking
@@ -84,7 +85,26 @@ interface Admission {
  * await gateway.start();
  * const exit = await gateway.closed; // { reason: 'client-closed', endedInFlight: 0 }
  */
+const OPTION_KEYS = keysOf<McpGatewayOptions>({
+  upstream: true,
+  downstream: true,
+  session: true,
+  recorder: true,
+  sharedSession: true,
+  rules: true,
+  nameVerbs: true,
+  classify: true,
+  log: true,
+  toolListTimeoutMs: true,
+  trustAnnotations: true,
+  cancelGraceMs: true,
+  escalate: true,
+  escalationTimeoutMs: true,
+});
+
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
+  // A misspelt `rules` or `trustAnnotations` would gate with defaults nobody chose.
+  refuseUnknownOptions('createMcpGateway', options, OPTION_KEYS);
   const { upstream, downstream, log = () => undefined } = options;
   const toolListTimeoutMs = options.toolListTimeoutMs ?? 10_000;
   const cancelGraceMs = options.cancelGraceMs ?? 30_000;

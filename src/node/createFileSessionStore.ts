@@ -24,6 +24,7 @@ import * as z from 'zod/mini';
 import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../core/Issue.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { createSafetySession, restoreSafetySession } from '../safety/SafetySession.js';
 import type { SafetySession, SafetySessionOptions } from '../safety/SafetySessionTypes.js';
 
@@ -207,7 +208,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *   s.beginToolCall({ id: 'toolu_1', kind: 'read', tool: 'Read', targets: ['file:/src/app.ts'] }),
  * );
  */
+const OPTION_KEYS = keysOf<FileSessionStoreOptions>({
+  dir: true,
+  session: true,
+  idleTtlMs: true,
+  timeoutMs: true,
+  maxAttempts: true,
+  now: true,
+});
+
 export function createFileSessionStore(options: FileSessionStoreOptions = {}): FileSessionStore {
+  // A misspelt `dir` would keep sessions where nobody looks for them.
+  refuseUnknownOptions('createFileSessionStore', options, OPTION_KEYS);
   const dir = options.dir ?? defaultStateDir();
   const idleTtlMs = options.idleTtlMs ?? 7 * DAY;
   const timeoutMs = options.timeoutMs ?? 5000;

@@ -13,6 +13,7 @@ import {
   type UpDownCounter,
 } from '@opentelemetry/api';
 import type { RecordingEntry, SessionRecorder } from '../index.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import {
   ATTR,
   createEntryInterpreter,
@@ -110,7 +111,17 @@ function createInstruments(meter: Meter): Record<MetricKey, Instrument> {
  * const otel = createOtelRecorder({ toolNames: ['pulse_query', 'pulse_control'] });
  * const session = createSafetySession({ recorder: combineRecorders(fileRecorder, otel) });
  */
+const OPTION_KEYS = keysOf<OtelRecorderOptions>({
+  meter: true,
+  tracer: true,
+  toolNames: true,
+  metrics: true,
+  traces: true,
+  maxSessions: true,
+});
+
 export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecorder {
+  refuseUnknownOptions('createOtelRecorder', options, OPTION_KEYS);
   const withMetrics = options.metrics ?? true;
   const withTraces = options.traces ?? true;
   const namer = createToolNamer(options.toolNames ?? 50);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { createSafetySession } from 'assistant-safety';
+import { createMcpGateway } from 'assistant-safety/mcp';
+import { guardHooks } from 'assistant-safety/claude-agent-sdk';
+import { createOtelRecorder } from 'assistant-safety/otel';
+import { createFileSessionStore } from 'assistant-safety/node';
+
+/*
+ * The integrations whose options are not a schema of their own refuse an option they do not have, as
+ * the session does: a misspelt `rules` would gate MCP calls with heuristics nobody chose, a misspelt
+ * `escalate` would deny what was meant to be asked.
+ */
+describe('misspelt options of the integrations', () => {
+  it('should refuse a misspelt MCP gateway option, naming it and the one it looks like', () => {
+    const [upstream] = InMemoryTransport.createLinkedPair();
+    const [downstream] = InMemoryTransport.createLinkedPair();
+    expect(() => createMcpGateway({ upstream, downstream, rule: { tools: {} } } as never)).toThrow(
+      new TypeError('createMcpGateway: options.rule: unknown field (did you mean rules?)'),
+    );
+    expect(() => createMcpGateway({ upstream, downstream, rules: { tools: {} } })).not.toThrow();
+  });
+
+  it('should refuse a misspelt option of the Claude Agent SDK hooks', () => {
+    const session = createSafetySession();
+    expect(() => guardHooks({ session, escalte: ['NO_VALIDATED_TARGET'] } as never)).toThrow(
+      new TypeError('guardHooks: options.escalte: unknown field (did you mean escalate?)'),
+    );
+    expect(guardHooks({ session, escalate: ['NO_VALIDATED_TARGET'] }).hooks.PreToolUse).toHaveLength(1);
+  });
+
+  it('should refuse a misspelt OpenTelemetry recorder option', () => {
+    expect(() => createOtelRecorder({ metric: false } as never)).toThrow(
+      new TypeError('createOtelRecorder: options.metric: unknown field (did you mean metrics?)'),
+    );
+    expect(typeof createOtelRecorder({ traces: false }).record).toBe('function');
+  });
+
+  it('should refuse a misspelt file session store option', () => {
+    expect(() => createFileSessionStore({ dirr: '/nonexistent' } as never)).toThrow(
+      new TypeError('createFileSessionStore: options.dirr: unknown field (did you mean dir?)'),
+    );
+  });
+});
