@@ -289,8 +289,8 @@ export function replayKindRecording(
   entries: readonly unknown[],
   options: Pick<KindSessionOptions, 'executor'> & Pick<ReplayerOptions<unknown, string>, 'maxLiveSessions'> = {},
 ): { count: number; divergences: KindDivergence[]; sessions: Record<string, string> } {
-  const { maxLiveSessions, ...sessionOptions } = options;
-  const optionsOf = (o: { id: string; now: () => number }) => ({ ...o, ...sessionOptions });
+  const { maxLiveSessions, executor } = options;
+  const optionsOf = (o: { id: string; now: () => number }) => (executor === undefined ? o : { ...o, executor });
   const replayer = createReplayer<KindSession, KindRecordingEntry, KindDivergence['field']>(
     {
       read: (raw) => {

@@ -63,7 +63,12 @@ export function unknownField(value: object, keys: ReadonlySet<string>): { key: s
  * @example
  * refuseUnknownOptions('createMcpGateway', { rule: {} }, keys); // TypeError: createMcpGateway: options.rule: unknown field (did you mean rules?)
  */
-export function refuseUnknownOptions(where: string, options: object, keys: ReadonlySet<string>): void {
+export function refuseUnknownOptions(
+  where: string,
+  options: object,
+  keys: ReadonlySet<string>,
+  path = 'options',
+): void {
   const unknown = unknownField(options, keys);
-  if (unknown !== undefined) throw new TypeError(`${where}: options.${unknown.key}: ${unknown.message}`);
+  if (unknown !== undefined) throw new TypeError(`${where}: ${path}.${unknown.key}: ${unknown.message}`);
 }

@@ -10,6 +10,7 @@ import type { AnnotationTrust } from './annotationTrust.js';
 import { createStatelessUpstream, type StatelessUpstream } from './statelessUpstream.js';
 import { createMcpGateway } from './createMcpGateway.js';
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './jsonRpc.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 
 export interface HttpGatewayOptions {
   /** Default 127.0.0.1. */
@@ -100,7 +101,26 @@ const isInitialize = (body: unknown) =>
  * });
  * console.error(`${http.url}  (Authorization: Bearer ${http.token})`);
  */
+const OPTION_KEYS = keysOf<HttpGatewayOptions>({
+  host: true,
+  port: true,
+  token: true,
+  connectServer: true,
+  createSession: true,
+  rules: true,
+  nameVerbs: true,
+  trustAnnotations: true,
+  cancelGraceMs: true,
+  escalate: true,
+  log: true,
+  maxBodyBytes: true,
+  maxSessions: true,
+  idleTimeoutMs: true,
+});
+
 export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGateway> {
+  // As createMcpGateway: a misspelt `rules` or `trustAnnotations` would gate with defaults nobody chose.
+  refuseUnknownOptions('listenHttp', options, OPTION_KEYS);
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(32).toString('hex');
   const log = options.log ?? (() => undefined);

@@ -25,6 +25,7 @@ import { defaultStateDir } from './stateDir.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../core/Issue.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { SafetyInputError, SESSION_OPTION_KEYS } from '../safety/sessionInput.js';
 import { createSafetySession, restoreSafetySession } from '../safety/SafetySession.js';
 import type { SafetySession, SafetySessionOptions } from '../safety/SafetySessionTypes.js';
 
@@ -226,6 +227,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
   const maxAttempts = options.maxAttempts ?? 100;
   const now = options.now ?? Date.now;
   const sessionOptions = options.session ?? {};
+  refuseUnknownOptions('createFileSessionStore', sessionOptions, SESSION_OPTION_KEYS, 'options.session');
   // What decides enforcement comes from the options, never from a file: a restore with these set
   // replaces the snapshot's own (a session file edited from enforce to shadow changes nothing).
   const configured: SafetySessionOptions = {
@@ -310,6 +312,8 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
     try {
       return restoreSafetySession(loaded.snapshot, { ...configured, id });
     } catch (e) {
+      // Options this store was given (or a polluted prototype) are not the file's fault.
+      if (e instanceof SafetyInputError) throw e;
       throw new SessionFileError(
         `the session file ${path} is corrupt: ${(e as Error).message}; nothing was decided. Remove the file to start the session again.`,
         path,

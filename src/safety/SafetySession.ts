@@ -145,8 +145,8 @@ class Session extends SafetyReadings implements SafetySession {
   }
 
   can(call: ToolCallStart): FSMBlockedError | null {
-    const start = startCallOf(call, 'can');
-    this.notInFlight(call.id, 'can'); // the id was checked by startCallOf
+    const start = startCallOf(call, 'can') as Extract<RecordedCall, { type: 'beginToolCall' }>;
+    this.notInFlight(start.id, 'can'); // the copy startCallOf checked, never the caller's object again
     const event = this.eventOf(start, this.clock());
     const { state, actions } = this.runner.peek(event);
     const action = blockOf(actions);

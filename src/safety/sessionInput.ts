@@ -8,6 +8,7 @@ import { pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js'
 import { keysOf, unknownField } from '../core/knownKeys.js';
 import type {
   LoopBlock,
+  SafetySession,
   SafetySessionOptions,
   TargetSource,
   ToolCallEnd,
@@ -69,8 +70,8 @@ const END_KEYS = keysOf<ToolCallEnd>({
   orphanedBy: true,
 });
 const BLOCK_KEYS = keysOf<LoopBlock>({ id: true, kind: true, tool: true, code: true });
-const ATTESTATION_KEYS = keysOf<{ by: string; note?: string }>({ by: true, note: true });
-const OPTION_KEYS = keysOf<SafetySessionOptions>({
+const ATTESTATION_KEYS = keysOf<Parameters<SafetySession['attest']>[1]>({ by: true, note: true });
+export const SESSION_OPTION_KEYS = keysOf<SafetySessionOptions>({
   now: true,
   recoveryTtlMs: true,
   failedWriteRequiresVerification: true,
@@ -115,7 +116,8 @@ function readArgument<T>(
 }
 
 /** Refuses session options that cannot be read or that name an option the session does not have. */
-export const checkOptions = (options: unknown): void => readArgument('options', options, OPTION_KEYS, () => undefined);
+export const checkOptions = (options: unknown): void =>
+  readArgument('options', options, SESSION_OPTION_KEYS, () => undefined);
 
 const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.type.def.values[0] as string, o]));
 
@@ -207,8 +209,11 @@ function withOptions(call: RecordedCall, options: object | undefined, fields: Re
   return validCall(call.type, call, { text: 'text' }, 'options');
 }
 
-const ESTABLISH_KEYS = keysOf<{ targets?: string[]; source?: TargetSource }>({ targets: true, source: true });
-const MESSAGE_KEYS = keysOf<{ source?: 'user' | 'system' }>({ source: true });
+const ESTABLISH_KEYS = keysOf<NonNullable<Parameters<SafetySession['targetEstablished']>[0]>>({
+  targets: true,
+  source: true,
+});
+const MESSAGE_KEYS = keysOf<NonNullable<Parameters<SafetySession['userMessage']>[1]>>({ source: true });
 
 /**
  * The other methods' arguments as their recorded calls, checked the same way: what a session runs

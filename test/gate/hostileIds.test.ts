@@ -51,4 +51,19 @@ describe('call ids that are object property names', () => {
     expect(session.state).toBe('VERIFYING');
     expect(session.context.calls).toEqual({});
   });
+
+  it('should read a call id once: a getter that answers differently cannot make can() judge another id', () => {
+    const s = createSafetySession();
+    s.beginToolCall({ id: 'a', kind: 'read', tool: 'get_vm' });
+    const answers = ['b', 'a'];
+    const shifty = {
+      get id() {
+        return answers.shift() ?? 'a';
+      },
+      kind: 'read' as const,
+      tool: 'get_vm',
+    };
+    // The copy says 'b', which is not in flight: the check answers for 'b' and does not throw for 'a'.
+    expect(s.can(shifty)).toBeNull();
+  });
 });

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createSafetySession } from 'assistant-safety';
-import { createMcpGateway } from 'assistant-safety/mcp';
+import { createSafetySession, SafetyInputError } from 'assistant-safety';
+import { createMcpGateway, listenHttp } from 'assistant-safety/mcp';
 import { guardHooks } from 'assistant-safety/claude-agent-sdk';
 import { createOtelRecorder } from 'assistant-safety/otel';
 import { createFileSessionStore } from 'assistant-safety/node';
@@ -40,5 +43,40 @@ describe('misspelt options of the integrations', () => {
     expect(() => createFileSessionStore({ dirr: '/nonexistent' } as never)).toThrow(
       new TypeError('createFileSessionStore: options.dirr: unknown field (did you mean dir?)'),
     );
+  });
+
+  it('should refuse a misspelt option of the HTTP gateway before it listens', async () => {
+    await expect(
+      listenHttp({
+        connectServer: () => InMemoryTransport.createLinkedPair()[0],
+        createSession: (id: string) => createSafetySession({ id }),
+        trustAnnotation: 'all',
+      } as never),
+    ).rejects.toThrow(
+      new TypeError('listenHttp: options.trustAnnotation: unknown field (did you mean trustAnnotations?)'),
+    );
+  });
+
+  it("should refuse the file store's misspelt session options at once, and never call a good file corrupt for bad options", async () => {
+    expect(() => createFileSessionStore({ session: { targts: 'bind' } } as never)).toThrow(
+      new TypeError('createFileSessionStore: options.session.targts: unknown field (did you mean targets?)'),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'misspelt-'));
+    try {
+      await createFileSessionStore({ dir }).withSession('s1', (s) => s.targetEstablished());
+      // A bad value (not a misspelling) is only found when a session is made from the file.
+      const bad = createFileSessionStore({ dir, session: { recoveryTtlMs: -5 } });
+      const error = await bad
+        .withSession('s1', () => undefined)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(SafetyInputError);
+      expect((error as Error).message).toMatch(/^options\.recoveryTtlMs: /);
+      expect((error as Error).message).not.toMatch(/corrupt/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
