@@ -63,6 +63,17 @@ const EVENTS = [
   'UserPromptSubmit',
 ] as const;
 
+const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHooksOptions, 'session' | 'store'>>({
+  session: true,
+  store: true,
+  classify: true,
+  escalate: true,
+  approve: true,
+  canUseTool: true,
+  approvedBy: true,
+  isNewFile: true,
+});
+
 /**
  * The gate for a Claude Agent SDK agent: the SDK's own `hooks` (PreToolUse, PostToolUse,
  * PostToolUseFailure, PermissionDenied, Stop, all tools; UserPromptSubmit tells the session the
@@ -79,17 +90,6 @@ const EVENTS = [
  *   console.log(message.type);
  * }
  */
-const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHooksOptions, 'session' | 'store'>>({
-  session: true,
-  store: true,
-  classify: true,
-  escalate: true,
-  approve: true,
-  canUseTool: true,
-  approvedBy: true,
-  isNewFile: true,
-});
-
 export function guardHooks(options: GuardHooksOptions): GuardedHooks {
   refuseUnknownOptions('guardHooks', options, OPTION_KEYS);
   const notesBySession = new Map<string, Record<string, unknown>>();

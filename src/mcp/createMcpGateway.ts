@@ -49,6 +49,23 @@ interface Admission {
   start: ToolCallStart;
 }
 
+const OPTION_KEYS = keysOf<McpGatewayOptions>({
+  upstream: true,
+  downstream: true,
+  session: true,
+  recorder: true,
+  sharedSession: true,
+  rules: true,
+  nameVerbs: true,
+  classify: true,
+  log: true,
+  toolListTimeoutMs: true,
+  trustAnnotations: true,
+  cancelGraceMs: true,
+  escalate: true,
+  escalationTimeoutMs: true,
+});
+
 /**
  * The safety machine in front of one MCP server, for one MCP session: a
  * transparent proxy between two MCP transports (requests, responses,
@@ -85,23 +102,6 @@ interface Admission {
  * await gateway.start();
  * const exit = await gateway.closed; // { reason: 'client-closed', endedInFlight: 0 }
  */
-const OPTION_KEYS = keysOf<McpGatewayOptions>({
-  upstream: true,
-  downstream: true,
-  session: true,
-  recorder: true,
-  sharedSession: true,
-  rules: true,
-  nameVerbs: true,
-  classify: true,
-  log: true,
-  toolListTimeoutMs: true,
-  trustAnnotations: true,
-  cancelGraceMs: true,
-  escalate: true,
-  escalationTimeoutMs: true,
-});
-
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   // A misspelt `rules` or `trustAnnotations` would gate with defaults nobody chose.
   refuseUnknownOptions('createMcpGateway', options, OPTION_KEYS);

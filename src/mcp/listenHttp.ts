@@ -85,22 +85,6 @@ function readBody(req: IncomingMessage, max: number): Promise<string | undefined
 const isInitialize = (body: unknown) =>
   typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 
-/**
- * Serves the gateway over MCP Streamable HTTP on `host:port` (`/mcp`), behind
- * a bearer token and a Host check (no DNS rebinding): each MCP session (each
- * `initialize`) gets its own MCP server connection and its own safety
- * session, gated by {@link createMcpGateway}; the session ends with the
- * client's DELETE, the server's exit, `idleTimeoutMs` without a request, or
- * {@link HttpGateway.close}. At most `maxSessions` are open at once.
- *
- * @example
- * const http = await listenHttp({
- *   port: 8808,
- *   connectServer: () => spawnMcpServer('my-mcp-server'),
- *   createSession: (id) => createSafetySession({ id, recorder }),
- * });
- * console.error(`${http.url}  (Authorization: Bearer ${http.token})`);
- */
 const OPTION_KEYS = keysOf<HttpGatewayOptions>({
   host: true,
   port: true,
@@ -118,6 +102,22 @@ const OPTION_KEYS = keysOf<HttpGatewayOptions>({
   idleTimeoutMs: true,
 });
 
+/**
+ * Serves the gateway over MCP Streamable HTTP on `host:port` (`/mcp`), behind
+ * a bearer token and a Host check (no DNS rebinding): each MCP session (each
+ * `initialize`) gets its own MCP server connection and its own safety
+ * session, gated by {@link createMcpGateway}; the session ends with the
+ * client's DELETE, the server's exit, `idleTimeoutMs` without a request, or
+ * {@link HttpGateway.close}. At most `maxSessions` are open at once.
+ *
+ * @example
+ * const http = await listenHttp({
+ *   port: 8808,
+ *   connectServer: () => spawnMcpServer('my-mcp-server'),
+ *   createSession: (id) => createSafetySession({ id, recorder }),
+ * });
+ * console.error(`${http.url}  (Authorization: Bearer ${http.token})`);
+ */
 export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGateway> {
   // As createMcpGateway: a misspelt `rules` or `trustAnnotations` would gate with defaults nobody chose.
   refuseUnknownOptions('listenHttp', options, OPTION_KEYS);

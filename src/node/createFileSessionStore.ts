@@ -197,6 +197,15 @@ function folderOf(id: string): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+const OPTION_KEYS = keysOf<FileSessionStoreOptions>({
+  dir: true,
+  session: true,
+  idleTtlMs: true,
+  timeoutMs: true,
+  maxAttempts: true,
+  now: true,
+});
+
 /**
  * Creates a session store on the file system: each call of a short-lived process (a hook)
  * loads the session, decides, and saves it as the next revision with a compare-and-swap, so
@@ -209,15 +218,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *   s.beginToolCall({ id: 'toolu_1', kind: 'read', tool: 'Read', targets: ['file:/src/app.ts'] }),
  * );
  */
-const OPTION_KEYS = keysOf<FileSessionStoreOptions>({
-  dir: true,
-  session: true,
-  idleTtlMs: true,
-  timeoutMs: true,
-  maxAttempts: true,
-  now: true,
-});
-
 export function createFileSessionStore(options: FileSessionStoreOptions = {}): FileSessionStore {
   // A misspelt `dir` would keep sessions where nobody looks for them.
   refuseUnknownOptions('createFileSessionStore', options, OPTION_KEYS);

@@ -99,6 +99,15 @@ function createInstruments(meter: Meter): Record<MetricKey, Instrument> {
   return out;
 }
 
+const OPTION_KEYS = keysOf<OtelRecorderOptions>({
+  meter: true,
+  tracer: true,
+  toolNames: true,
+  metrics: true,
+  traces: true,
+  maxSessions: true,
+});
+
 /**
  * Creates a recorder that turns a session's entries into OpenTelemetry
  * metrics and spans: one span per tool call from `beginToolCall` to
@@ -111,15 +120,6 @@ function createInstruments(meter: Meter): Record<MetricKey, Instrument> {
  * const otel = createOtelRecorder({ toolNames: ['pulse_query', 'pulse_control'] });
  * const session = createSafetySession({ recorder: combineRecorders(fileRecorder, otel) });
  */
-const OPTION_KEYS = keysOf<OtelRecorderOptions>({
-  meter: true,
-  tracer: true,
-  toolNames: true,
-  metrics: true,
-  traces: true,
-  maxSessions: true,
-});
-
 export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecorder {
   refuseUnknownOptions('createOtelRecorder', options, OPTION_KEYS);
   const withMetrics = options.metrics ?? true;
