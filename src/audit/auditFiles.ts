@@ -8,6 +8,7 @@ import { createAuditClassifier, type AuditClassifierOptions } from './createAudi
 import { createAuditReport } from './createAuditReport.js';
 import { createTraceReader, type TraceFormat } from './createTraceReader.js';
 import { gateTrace } from './gateTrace.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 
 /*
  * Node only (exported from assistant-safety/node): the audit over files and folders, streamed line
@@ -129,6 +130,17 @@ function recordingName(id: string, used: Set<string>): string {
   return name;
 }
 
+const OPTION_KEYS = keysOf<AuditFilesOptions>({
+  rules: true,
+  nameVerbs: true,
+  format: true,
+  targets: true,
+  escalate: true,
+  recordings: true,
+  maxLineBytes: true,
+  onProgress: true,
+});
+
 /**
  * Audits the traces in files and folders: each file streamed line by line (a `.json` file that is
  * one JSON value is read whole), each trace run through its own session, every count added to the
@@ -144,6 +156,8 @@ function recordingName(id: string, used: Set<string>): string {
  * console.log(report.tracesWithBlock, report.blocked);
  */
 export async function auditFiles(paths: readonly string[], options: AuditFilesOptions = {}): Promise<AuditReport> {
+  // A misspelt `rules` or `targets` would print a report of another audit than the one asked for.
+  refuseUnknownOptions('auditFiles', options, OPTION_KEYS);
   const files = await traceFiles(paths);
   const classifier = createAuditClassifier(options);
   const builder = createAuditReport(options.escalate ? { escalate: options.escalate } : {});

@@ -3,7 +3,7 @@ import { FindingCategory } from './Finding.js';
 import type { FindingStore } from './findingStore.js';
 import { PatrolRunRecord } from './PatrolRunRecord.js';
 import { PatrolEvent, PatrolProjection } from './patrolMachineKind.js';
-import type { PatrolStep } from './runPatrol.js';
+import type { PatrolStep } from './runPatrolTypes.js';
 import { Severity, Signal } from './Signal.js';
 
 /*

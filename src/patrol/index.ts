@@ -142,7 +142,7 @@ export type {
   ReportAnswer,
   Assessment,
   PatrolStep,
-} from './runPatrol.js';
+} from './runPatrolTypes.js';
 
 // checking the machine
 export {

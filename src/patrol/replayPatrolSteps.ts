@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import type { PatrolMachine } from './createPatrolMachine.js';
 import { patrolMachine } from './patrolMachine.js';
 import { projectPatrolSnapshot, type PatrolProjection } from './patrolMachineKind.js';
-import type { PatrolStep } from './runPatrol.js';
+import type { PatrolStep } from './runPatrolTypes.js';
 
 /** A step whose replay did not give the recorded projection. */
 export interface PatrolDivergence {

@@ -7,7 +7,8 @@ import { createSafetySession, SafetyInputError } from 'assistant-safety';
 import { createMcpGateway, listenHttp } from 'assistant-safety/mcp';
 import { guardHooks } from 'assistant-safety/claude-agent-sdk';
 import { createOtelRecorder } from 'assistant-safety/otel';
-import { createFileSessionStore } from 'assistant-safety/node';
+import { auditFiles, createFileSessionStore } from 'assistant-safety/node';
+import { runPatrol } from 'assistant-safety/patrol';
 
 /*
  * The integrations whose options are not a schema of their own refuse an option they do not have, as
@@ -78,5 +79,24 @@ describe('misspelt options of the integrations', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('should refuse a misspelt audit option before reading any trace', async () => {
+    await expect(auditFiles(['/nonexistent'], { rule: { tools: {} } } as never)).rejects.toThrow(
+      new TypeError('auditFiles: options.rule: unknown field (did you mean rules?)'),
+    );
+  });
+
+  it('should refuse a misspelt Patrol run option before the run starts', async () => {
+    const steps: unknown[] = [];
+    await expect(
+      runPatrol({
+        tools: {},
+        passes: { main: async () => undefined },
+        onStep: (s: unknown) => steps.push(s),
+        sessionOption: {},
+      } as never),
+    ).rejects.toThrow(new TypeError('runPatrol: options.sessionOption: unknown field (did you mean sessionOptions?)'));
+    expect(steps).toEqual([]);
   });
 });
