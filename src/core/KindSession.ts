@@ -1,14 +1,6 @@
 import * as z from 'zod/mini';
 import type { AnyStateMachine } from 'xstate';
-import {
-  formatIssues,
-  issuesOf,
-  IssueError,
-  pollutedKey,
-  pollutionMessage,
-  safeParseInput,
-  type Issue,
-} from './Issue.js';
+import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from './Issue.js';
 import type { AnyMachineKind } from './MachineKind.js';
 import {
   createMachineRunner,
@@ -20,7 +12,7 @@ import {
 import { firstReading, SessionShell } from './SessionShell.js';
 import { readSnapshot } from './readSnapshot.js';
 import { RecordingHeader } from './RecordingHeader.js';
-import { keysOf, unknownField } from './knownKeys.js';
+import { argumentProblem, keysOf } from './knownKeys.js';
 import { createReplayer, type ReplayDivergence, type ReplayerOptions } from './createReplayer.js';
 
 /*
@@ -185,20 +177,15 @@ const OPTION_KEYS = keysOf<KindSessionOptions>({
  * have (a misspelling is never a silent default), options that throw when read.
  */
 function checkOptions(options: unknown): void {
-  const key = pollutedKey();
-  if (key !== undefined) throw new KindSessionError(pollutionMessage(key));
   if (typeof options !== 'object' || options === null)
     throw new KindSessionError(`options: expected an object, got ${options === null ? 'null' : typeof options}`);
-  let unknown: ReturnType<typeof unknownField>;
-  try {
-    unknown = unknownField(options, OPTION_KEYS);
-  } catch {
-    throw new KindSessionError('options: could not be read (a getter or Proxy threw)');
-  }
-  if (unknown !== undefined)
-    throw new KindSessionError(`options.${unknown.key}: ${unknown.message}`, [
-      { code: 'unrecognized_keys', path: ['options', unknown.key], message: unknown.message },
-    ]);
+  const problem = argumentProblem('options', options, OPTION_KEYS);
+  if (problem === undefined) return;
+  const issues =
+    problem.key === undefined
+      ? []
+      : [{ code: 'unrecognized_keys', path: ['options', problem.key], message: problem.message }];
+  throw new KindSessionError(`${problem.path}: ${problem.message}`, issues);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { pollutedKey, pollutionMessage } from './Issue.js';
+
 /** Edit distance between two short strings (option, command and field names). */
 function distance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -48,7 +50,7 @@ export const keysOf = <T>(keys: EveryKey<T>): ReadonlySet<string> => new Set(Obj
  * @example
  * unknownField({ targts: [] }, keysOf<{ targets?: string[] }>({ targets: true }))?.message; // 'unknown field (did you mean targets?)'
  */
-export function unknownField(value: object, keys: ReadonlySet<string>): { key: string; message: string } | undefined {
+function unknownField(value: object, keys: ReadonlySet<string>): { key: string; message: string } | undefined {
   for (const key in value)
     if (!keys.has(key)) {
       const guess = didYouMean(key, [...keys]);
@@ -56,6 +58,39 @@ export function unknownField(value: object, keys: ReadonlySet<string>): { key: s
     }
   return undefined;
 }
+
+/** What is wrong with an object argument: where (a path below the argument's), and in what words. */
+export interface ArgumentProblem {
+  path: string;
+  message: string;
+  /** The unknown field, when that is the problem. */
+  key?: string;
+}
+
+/**
+ * What stops an object argument from being taken at face value, or undefined: a polluted
+ * `Object.prototype` (every object would lend the fields its caller left out), keys that throw when
+ * listed (a hostile Proxy), or a field `keys` lacks, named with the one it looks like. Every session
+ * and integration checks its object arguments with it and throws its own error.
+ *
+ * @example
+ * argumentProblem('options', { modee: 'shadow' }, keysOf<{ mode?: string }>({ mode: true }));
+ * // { path: 'options.modee', message: 'unknown field (did you mean mode?)', key: 'modee' }
+ */
+export function argumentProblem(path: string, value: object, keys: ReadonlySet<string>): ArgumentProblem | undefined {
+  const polluted = pollutedKey();
+  if (polluted !== undefined) return { path, message: pollutionMessage(polluted) };
+  let unknown: ReturnType<typeof unknownField>;
+  try {
+    unknown = unknownField(value, keys);
+  } catch {
+    return { path, message: COULD_NOT_READ };
+  }
+  return unknown && { path: `${path}.${unknown.key}`, message: unknown.message, key: unknown.key };
+}
+
+/** The words for an argument whose fields throw when read. */
+export const COULD_NOT_READ = 'could not be read (a getter or Proxy threw)';
 
 /**
  * Throws a `TypeError` for an option `keys` lacks: a misspelt option is an error, never a silent default.
@@ -69,6 +104,6 @@ export function refuseUnknownOptions(
   keys: ReadonlySet<string>,
   path = 'options',
 ): void {
-  const unknown = unknownField(options, keys);
-  if (unknown !== undefined) throw new TypeError(`${where}: ${path}.${unknown.key}: ${unknown.message}`);
+  const problem = argumentProblem(path, options, keys);
+  if (problem !== undefined) throw new TypeError(`${where}: ${problem.path}: ${problem.message}`);
 }

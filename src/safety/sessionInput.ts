@@ -5,7 +5,7 @@
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
 import { pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js';
-import { keysOf, unknownField } from '../core/knownKeys.js';
+import { argumentProblem, COULD_NOT_READ, keysOf } from '../core/knownKeys.js';
 import type {
   LoopBlock,
   SafetySession,
@@ -102,17 +102,13 @@ function readArgument<T>(
   read: (value: Record<string, unknown>) => T,
 ): T {
   checkObject(path, value);
-  refusePolluted(path);
-  let unknown: ReturnType<typeof unknownField>;
-  let result: T;
+  const problem = argumentProblem(path, value, keys);
+  if (problem !== undefined) throw new SafetyInputError(problem.path, problem.message);
   try {
-    unknown = unknownField(value, keys);
-    result = read(value);
+    return read(value);
   } catch {
-    throw new SafetyInputError(path, 'could not be read (a getter or Proxy threw)');
+    throw new SafetyInputError(path, COULD_NOT_READ);
   }
-  if (unknown !== undefined) throw new SafetyInputError(`${path}.${unknown.key}`, unknown.message);
-  return result;
 }
 
 /** Refuses session options that cannot be read or that name an option the session does not have. */
@@ -133,7 +129,6 @@ export function validCall<C extends RecordedCall>(
   names: Record<string, string> = {},
   argument?: string,
 ): C {
-  refusePolluted(`${method}: call`);
   if (quickCheckCall(call)) return call;
   const schema = CALL_SCHEMAS.get((call as { type?: unknown }).type as string);
   if (!schema)
