@@ -11,6 +11,7 @@ import {
   safetyMachineKind,
   SnapshotError,
 } from 'assistant-safety';
+import { refusal } from './refusal.js';
 
 /*
  * A machine, a snapshot and an event of a kind are refused with one error type: `IssueError`, whose
@@ -18,26 +19,18 @@ import {
  * that the message names in one format.
  */
 
-function refusal(run: () => unknown): IssueError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(IssueError);
-    return e as IssueError;
-  }
-  throw new Error('the input was accepted');
-}
+const refused = (run: () => unknown) => refusal(IssueError, run);
 
 describe('the errors for refused input', () => {
   it('should be one type with a code, issues with array paths, and the paths in the message', () => {
     const cases: [IssueError, abstract new (...args: never[]) => IssueError, string][] = [
       [
-        refusal(() => parseMachineDefinition({ id: 'm', initial: 'NOWHERE', states: {} })),
+        refused(() => parseMachineDefinition({ id: 'm', initial: 'NOWHERE', states: {} })),
         MachineDefinitionError,
         'INVALID_MACHINE',
       ],
       [
-        refusal(() =>
+        refused(() =>
           restoreSafetySession({
             format: 'assistant-safety/session',
             version: 4,
@@ -51,7 +44,7 @@ describe('the errors for refused input', () => {
         'INVALID_SNAPSHOT',
       ],
       [
-        refusal(() => createKindSession(safetyMachineKind, safetyMachine).send({ type: 'BEGIN_CALL' })),
+        refused(() => createKindSession(safetyMachineKind, safetyMachine).send({ type: 'BEGIN_CALL' })),
         KindSessionError,
         'INVALID_KIND_INPUT',
       ],

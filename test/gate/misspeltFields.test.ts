@@ -8,6 +8,7 @@ import {
   SafetyInputError,
 } from 'assistant-safety';
 import { tallyKind, tallyMachine } from '../kind/counterMachine.js';
+import { refusal } from '../core/refusal.js';
 
 /*
  * A field or option the session does not have is refused and named, with the one it looks like: a
@@ -16,22 +17,14 @@ import { tallyKind, tallyMachine } from '../kind/counterMachine.js';
  * applied or recorded when a call is refused.
  */
 
-function refusal(run: () => unknown): SafetyInputError {
-  try {
-    run();
-  } catch (e) {
-    expect(e).toBeInstanceOf(SafetyInputError);
-    return e as SafetyInputError;
-  }
-  throw new Error('the input was accepted');
-}
+const refused = (run: () => unknown) => refusal(SafetyInputError, run);
 
 describe('misspelt fields and options', () => {
   it('should refuse a write whose targets are misspelt, and leave the session as it was', () => {
     const s = createSafetySession({ targets: 'bind' });
     s.targetEstablished({ targets: ['vm:1'] });
     const before = JSON.stringify(s.persist());
-    const e = refusal(() => s.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm', targts: ['vm:2'] } as never));
+    const e = refused(() => s.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm', targts: ['vm:2'] } as never));
     expect(e.path).toBe('beginToolCall: call.targts');
     expect(e.message).toBe('beginToolCall: call.targts: unknown field (did you mean targets?)');
     expect(JSON.stringify(s.persist())).toBe(before);
@@ -43,7 +36,7 @@ describe('misspelt fields and options', () => {
 
   it('should refuse an untrusted read marked with a field the session does not have', () => {
     const s = createSafetySession({ targets: 'bind' });
-    const e = refusal(() => s.beginToolCall({ id: 'r', kind: 'read', tool: 'read_inbox', untrusted: true } as never));
+    const e = refused(() => s.beginToolCall({ id: 'r', kind: 'read', tool: 'read_inbox', untrusted: true } as never));
     expect(e.message).toBe('beginToolCall: call.untrusted: unknown field');
     expect(s.context.calls).toEqual({});
   });
@@ -51,17 +44,17 @@ describe('misspelt fields and options', () => {
   it('should name the field it looks like in every method that takes an object', () => {
     const s = createSafetySession();
     s.beginToolCall({ id: 'r', kind: 'read', tool: 'get_vm' });
-    expect(refusal(() => s.endToolCall({ id: 'r', ok: true, verfied: true } as never)).message).toBe(
+    expect(refused(() => s.endToolCall({ id: 'r', ok: true, verfied: true } as never)).message).toBe(
       'endToolCall: result.verfied: unknown field (did you mean verified?)',
     );
-    expect(refusal(() => s.targetEstablished({ target: ['vm:1'] } as never)).message).toBe(
+    expect(refused(() => s.targetEstablished({ target: ['vm:1'] } as never)).message).toBe(
       'targetEstablished: options.target: unknown field (did you mean targets?)',
     );
-    expect(refusal(() => s.userMessage('restart vm-1', { sorce: 'system' } as never)).message).toBe(
+    expect(refused(() => s.userMessage('restart vm-1', { sorce: 'system' } as never)).message).toBe(
       'userMessage: options.sorce: unknown field (did you mean source?)',
     );
     expect(
-      refusal(() =>
+      refused(() =>
         s.recordLoopBlock({ id: 'x', kind: 'write', tool: 't', code: 'LOOP_DETECTED', reason: 'x' } as never),
       ).message,
     ).toBe('recordLoopBlock: block.reason: unknown field');
@@ -71,14 +64,14 @@ describe('misspelt fields and options', () => {
   });
 
   it('should refuse a misspelt session option when creating and when restoring', () => {
-    expect(refusal(() => createSafetySession({ modee: 'shadow' } as never)).message).toBe(
+    expect(refused(() => createSafetySession({ modee: 'shadow' } as never)).message).toBe(
       'options.modee: unknown field (did you mean mode?)',
     );
     const saved = JSON.stringify(createSafetySession().persist());
-    expect(refusal(() => restoreSafetySession(saved, { nw: () => 0 } as never)).message).toBe(
+    expect(refused(() => restoreSafetySession(saved, { nw: () => 0 } as never)).message).toBe(
       'options.nw: unknown field (did you mean now?)',
     );
-    expect(refusal(() => createSafetySession({ retryBudget: 3 } as never)).message).toBe(
+    expect(refused(() => createSafetySession({ retryBudget: 3 } as never)).message).toBe(
       'options.retryBudget: unknown field',
     );
   });
@@ -93,10 +86,10 @@ describe('misspelt fields and options', () => {
         },
       },
     );
-    expect(refusal(() => s.beginToolCall(hostile as never)).message).toBe(
+    expect(refused(() => s.beginToolCall(hostile as never)).message).toBe(
       'beginToolCall: call: could not be read (a getter or Proxy threw)',
     );
-    expect(refusal(() => s.endToolCall(hostile as never)).message).toBe(
+    expect(refused(() => s.endToolCall(hostile as never)).message).toBe(
       'endToolCall: result: could not be read (a getter or Proxy threw)',
     );
     expect(s.state).toBe('RESOLVING');
@@ -108,15 +101,9 @@ describe('misspelt fields and options', () => {
       () => createKindSession(tallyKind, tallyMachine, undefined, { recoder: { record() {} } } as never),
       () => restoreKindSession(tallyKind, tallyMachine, saved, { recoder: { record() {} } } as never),
     ]) {
-      let error: unknown;
-      try {
-        run();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(KindSessionError);
-      expect((error as KindSessionError).message).toBe('options.recoder: unknown field (did you mean recorder?)');
-      expect((error as KindSessionError).issues).toEqual([
+      const error = refusal(KindSessionError, run);
+      expect(error.message).toBe('options.recoder: unknown field (did you mean recorder?)');
+      expect(error.issues).toEqual([
         {
           code: 'unrecognized_keys',
           path: ['options', 'recoder'],

@@ -8,6 +8,7 @@ import {
   SafetyInputError,
 } from 'assistant-safety';
 import { tallyKind, tallyMachine } from '../kind/counterMachine.js';
+import { refusal } from '../core/refusal.js';
 
 /*
  * Prototype pollution (an enumerable key on Object.prototype, say from a deep merge of attacker JSON)
@@ -49,14 +50,8 @@ describe('a polluted Object.prototype', () => {
   it('should refuse a write whose missing fields the prototype would fill, and decide again once it is gone', () => {
     const s = createSafetySession();
     pollute('verified', true);
-    let error: unknown;
-    try {
-      s.beginToolCall({ id: 'w', kind: 'write', tool: 'delete_vm' });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(SafetyInputError);
-    expect((error as Error).message).toMatch(polluted('verified'));
+    const error = refusal(SafetyInputError, () => s.beginToolCall({ id: 'w', kind: 'write', tool: 'delete_vm' }));
+    expect(error.message).toMatch(polluted('verified'));
     expect(() => s.canFinalAnswer()).toThrow(polluted('verified'));
     expect(() => s.endToolCall({ id: 'w', ok: true })).toThrow(polluted('verified'));
     // Nothing was half-applied: the session is where it was.
