@@ -41,10 +41,11 @@ const PATROL_RECORDING = 'patrol-demo.patrol.jsonl';
 const patrol = await runPatrolDemo();
 writeFileSync(join(recordingsDir, PATROL_RECORDING), patrolRecordingText(patrol.result));
 
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// `node --import tsx`, not the tsx CLI: that wrapper relays Ctrl-C to its child and, when the child is
+// slow to answer (a busy machine), kills it and exits 130 instead of letting it stop quietly.
 const agent = spawn(
   process.execPath,
-  [tsx, join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600', '--name', 'demo'],
+  ['--import', 'tsx', join(root, 'scripts', 'live-agent.ts'), server.url, '--delay', '600', '--name', 'demo'],
   {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],

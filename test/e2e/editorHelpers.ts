@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { root } from './helpers.js';
 
-const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// `node --import tsx`, not the tsx CLI, whose signal relay turns a slow child's Ctrl-C into exit 130.
+const TSX = ['--import', 'tsx'];
 
 /** A copy of the repository's machines/ in a temp folder: e2e tests save there, never into the repository. */
 export function copyMachines(): string {
@@ -16,7 +17,7 @@ export function copyMachines(): string {
 
 /** Runs the real CLI (`assistant-safety <args>`) and returns its exit code and output. */
 export function cli(args: string[]): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [TSX, join(root, 'src', 'cli', 'bin.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...TSX, join(root, 'src', 'cli', 'bin.ts'), ...args], {
     cwd: root,
     encoding: 'utf8',
   });

@@ -16,7 +16,8 @@ import { launchChromium } from '../../scripts/chromium.js';
  */
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const TSX = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+// `node --import tsx`, not the tsx CLI, whose signal relay turns a slow child's Ctrl-C into exit 130.
+const TSX = ['--import', 'tsx'];
 export const RESULTS = join(root, 'test-results');
 
 /** Builds the app if `npm run build` has not (a lone `vitest run test/e2e`). */
@@ -47,7 +48,7 @@ const children = new Set<ChildProcess>();
 
 /** `assistant-safety serve --port 0` in a child process; resolves with the URL it prints, rejects if it exits first. */
 export function startServe(args: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [TSX, join(root, 'src', 'cli', 'bin.ts'), 'serve', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...TSX, join(root, 'src', 'cli', 'bin.ts'), 'serve', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,7 +81,7 @@ export function startAgent(
   url: string,
   args: string[],
 ): { process: ChildProcess; output: () => string; done: Promise<number> } {
-  const child = spawn(process.execPath, [TSX, join(root, 'scripts', 'live-agent.ts'), url, ...args], {
+  const child = spawn(process.execPath, [...TSX, join(root, 'scripts', 'live-agent.ts'), url, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

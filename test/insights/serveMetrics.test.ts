@@ -26,16 +26,7 @@ afterAll(
 function serveWithMetrics(): Promise<{ app: string; metrics: string }> {
   child = spawn(
     process.execPath,
-    [
-      join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-      join(ROOT, 'src', 'cli', 'bin.ts'),
-      'serve',
-      '--port',
-      '0',
-      '--metrics',
-      '--metrics-port',
-      '0',
-    ],
+    ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'serve', '--port', '0', '--metrics', '--metrics-port', '0'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   return new Promise((resolve, reject) => {

@@ -106,12 +106,7 @@ describe('assistant-safety stats', () => {
   it('should print the aggregates as a table from the command line', () => {
     const out = execFileSync(
       process.execPath,
-      [
-        join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'),
-        join(ROOT, 'src', 'cli', 'bin.ts'),
-        'stats',
-        'recordings/',
-      ],
+      ['--import', 'tsx', join(ROOT, 'src', 'cli', 'bin.ts'), 'stats', 'recordings/'],
       { cwd: ROOT, encoding: 'utf8' },
     );
     const hand = countByHand(RECORDINGS);
