@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
 import { deniedText, escalationOf } from '../harness/adapters/gateCall.js';
 import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
+import { safeParseInput } from '../core/Issue.js';
 
 /** The provider-metadata key under which {@link guardModel} reports a final answer that passed while blocked. */
 export const METADATA_KEY = 'assistant-safety';
@@ -64,7 +65,7 @@ type ProviderMetadataEntry = NonNullable<Awaited<ReturnType<WrapGenerate>>['prov
  * result.providerMetadata?.['assistant-safety']; // set only when an unverified answer was let through
  */
 export function guardModel(model: LanguageModel, options: GuardModelOptions): LanguageModelV3 {
-  const parsed = GuardModelOptions.safeParse(options);
+  const parsed = safeParseInput(GuardModelOptions, options);
   if (!parsed.success) throw optionsError('guardModel', parsed.error);
   const { session, maxRePrompts } = parsed.data;
   if (model === null || (typeof model !== 'string' && typeof model !== 'object')) {

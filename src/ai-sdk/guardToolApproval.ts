@@ -7,6 +7,7 @@ import {
   rememberEscalation,
 } from '../harness/adapters/gateCall.js';
 import { optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
+import { safeParseInput } from '../core/Issue.js';
 
 /** What {@link guardToolApproval} accepts: the same `session`, `classify` and `escalate` as `guardTools`. */
 export const GuardToolApprovalOptions = z.strictObject({
@@ -51,7 +52,7 @@ interface ApprovalQuestion {
 export function guardToolApproval(
   options: GuardToolApprovalOptions,
 ): (request: ApprovalQuestion) => GuardApprovalStatus {
-  const parsed = GuardToolApprovalOptions.safeParse(options);
+  const parsed = safeParseInput(GuardToolApprovalOptions, options);
   if (!parsed.success) throw optionsError('guardToolApproval', parsed.error);
   const { session, classify, escalate } = parsed.data;
   return ({ toolCall }) => {

@@ -14,6 +14,7 @@ import {
   type GatedCall,
 } from '../harness/adapters/gateCall.js';
 import { isEnvelope, optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
+import { safeParseInput } from '../core/Issue.js';
 
 /** What {@link guardTools} accepts. */
 export const GuardToolsOptions = z.strictObject({
@@ -75,7 +76,7 @@ const isAsyncIterable = (v: unknown): v is AsyncIterable<unknown> =>
  * });
  */
 export function guardTools<T extends Record<string, unknown>>(tools: T, options: GuardToolsOptions): T {
-  const parsed = GuardToolsOptions.safeParse(options);
+  const parsed = safeParseInput(GuardToolsOptions, options);
   if (!parsed.success) throw optionsError('guardTools', parsed.error);
   if (typeof tools !== 'object' || tools === null) {
     throw new TypeError(

@@ -159,7 +159,10 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   // A misspelt `rules` or `targets` would print a report of another audit than the one asked for.
   refuseUnknownOptions('auditFiles', options, OPTION_KEYS);
   const files = await traceFiles(paths);
-  const classifier = createAuditClassifier(options);
+  const classifier = createAuditClassifier({
+    ...(options.rules !== undefined && { rules: options.rules }),
+    ...(options.nameVerbs !== undefined && { nameVerbs: options.nameVerbs }),
+  });
   const builder = createAuditReport(options.escalate ? { escalate: options.escalate } : {});
   const max = options.maxLineBytes ?? AUDIT_MAX_LINE_BYTES;
   const used = new Set<string>();

@@ -1,4 +1,5 @@
 import type { ToolKind } from '../safety/toolKind.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import {
   classifyFromTools,
   type ClassificationRule,
@@ -48,6 +49,11 @@ export interface AuditClassifier {
  * classifier.classify('restart_vm', {}); // { kind: 'write', rule: 'default' }
  */
 export function createAuditClassifier(options: AuditClassifierOptions = {}): AuditClassifier {
+  refuseUnknownOptions(
+    'createAuditClassifier',
+    options,
+    keysOf<AuditClassifierOptions>({ rules: true, nameVerbs: true }),
+  );
   const { rules, nameVerbs } = options;
   const declared = new Map<string, ToolDeclaration>();
   const build = () =>

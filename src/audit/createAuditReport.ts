@@ -1,5 +1,6 @@
 import type { BlockReasonCode } from '../safety/toolKind.js';
-import { ESCALATED_BY_DEFAULT } from '../safety/blockReasons.js';
+import { BLOCK_REASONS, ESCALATED_BY_DEFAULT } from '../safety/blockReasons.js';
+import { didYouMean, keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { AuditReport, COUNTERFACTUAL_NOTE } from './AuditReport.js';
 import type { TraceAudit } from './gateTrace.js';
 import type { TraceIssue } from './TraceIssue.js';
@@ -74,6 +75,16 @@ const sortedCounts = (r: Record<string, number>) =>
  * builder.report().tracesWithBlock;
  */
 export function createAuditReport(options: AuditReportOptions = {}): AuditReportBuilder {
+  refuseUnknownOptions('createAuditReport', options, keysOf<AuditReportOptions>({ escalate: true }));
+  // A misspelt code would count nothing as an escalation, without a word.
+  const codes = Object.keys(BLOCK_REASONS);
+  for (const [i, code] of (options.escalate ?? []).entries())
+    if (!Object.hasOwn(BLOCK_REASONS, code)) {
+      const guess = didYouMean(String(code), codes);
+      throw new TypeError(
+        `createAuditReport: options.escalate.${i}: unknown block reason ${JSON.stringify(code)}${guess ? ` (did you mean ${guess}?)` : ''}; the codes are ${codes.join(', ')}`,
+      );
+    }
   const escalate = new Set(options.escalate ?? DEFAULT_ESCALATE);
   const files: AuditReport['files'] = [];
   let traces = 0;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { didYouMean } from './didYouMean.js';
 
 /**
  * One thing wrong with an input, as data: a stable `code`, the `path` to the
@@ -78,7 +79,10 @@ function localeError(issue: RawIssue): string {
       return size('Too small', issue.exact ? 'exactly ' : issue.inclusive ? '>=' : '>', issue.minimum);
     case 'unrecognized_keys': {
       const keys = issue.keys as string[];
-      return `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map(shown).join(', ')}`;
+      // The object's own keys, when the schema that refused them is at hand: the one meant, named.
+      const shape = (issue.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def?.shape;
+      const guess = shape && keys.length === 1 ? didYouMean(keys[0]!, Object.keys(shape)) : undefined;
+      return `Unrecognized key${keys.length > 1 ? 's' : ''}: ${keys.map(shown).join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`;
     }
     case 'invalid_key':
       return `Invalid key in ${String(issue.origin)}`;

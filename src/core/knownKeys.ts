@@ -1,36 +1,7 @@
+import { didYouMean } from './didYouMean.js';
 import { pollutedKey, pollutionMessage } from './Issue.js';
 
-/** Edit distance between two short strings (option, command and field names). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = row[j]!;
-      row[j] = next;
-    }
-  }
-  return row[b.length]!;
-}
-
-/**
- * The closest of `known` to a mistyped `name` ("--machin" → "--machine", "targts" → "targets"), when
- * it is close enough to be what was meant: a prefix of it, or at most two
- * edits (one for short names) away.
- *
- * @example
- * didYouMean('--machin', ['--machine', '--json']); // '--machine'
- */
-export function didYouMean(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; d: number } | undefined;
-  for (const k of known) {
-    const d = k.startsWith(name) && name.length >= 3 ? 0 : distance(name, k);
-    if (d <= (k.replace(/^-+/, '').length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { name: k, d };
-  }
-  return best?.name;
-}
+export { didYouMean };
 
 /** Every key of `T`, each `true`: a key `T` gains and the list lacks (or the reverse) fails to compile. */
 export type EveryKey<T> = { [K in keyof Required<T>]: true };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import type { RecordingEntry, SessionRecorder } from '../safety/RecordingEntry.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import {
   ProtocolError,
   Ack,
@@ -35,6 +36,19 @@ export interface LiveRecorderOptions {
   /** The hub's index of this recorder's first entry: how many entries earlier processes with the same `agentId` sent. Default 0. */
   from?: number;
 }
+
+const OPTION_KEYS = keysOf<LiveRecorderOptions>({
+  url: true,
+  token: true,
+  fallback: true,
+  name: true,
+  maxBuffer: true,
+  retryMs: true,
+  maxRetryMs: true,
+  onError: true,
+  agentId: true,
+  from: true,
+});
 
 /** A recorder that streams to the visualiser's live hub. */
 export interface LiveRecorder extends SessionRecorder {
@@ -74,6 +88,7 @@ function socketUrl(url: string, token: string | undefined): { url: string; token
  * await live.close();
  */
 export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
+  refuseUnknownOptions('createLiveRecorder', options, OPTION_KEYS);
   const target = socketUrl(options.url, options.token);
   const maxBuffer = Math.max(1, options.maxBuffer ?? 10_000);
   const retryMs = options.retryMs ?? 250;

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, re
 import { dirname } from 'node:path';
 import type { RecordingEntry, SessionRecorder } from '../safety/RecordingEntry.js';
 import { MAX_LINE_LENGTH } from '../recording/createLineSplitter.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 
 /** A string in an entry longer than this many characters is written shortened (see {@link shortenLongString}). */
 const MAX_RECORDED_STRING = 64 * 1024;
@@ -108,6 +109,7 @@ function repairTail(fd: number): 'cut' | 'ended' | undefined {
  * recorder.close();
  */
 export function createFileRecorder(path: string, options: FileRecorderOptions = {}): FileRecorder {
+  refuseUnknownOptions('createFileRecorder', options, keysOf<FileRecorderOptions>({ fsync: true }));
   mkdirSync(dirname(path), { recursive: true });
   let fd: number | undefined = openSync(path, 'a+');
   const repairedTail = repairTail(fd);

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
 import { deniedText, escalationOf, tellUserWords } from '../harness/adapters/gateCall.js';
 import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
+import { safeParseInput } from '../core/Issue.js';
 
 /** What {@link guardModel} accepts. */
 export const GuardModelOptions = z.strictObject({
@@ -45,7 +46,7 @@ const asksForTools = (output: readonly AgentOutputItem[]) => output.some((item) 
  * const agent = new Agent({ name: 'ops', model, tools, outputGuardrails: [finalAnswerGuardrail({ session })] });
  */
 export function guardModel(model: Model, options: GuardModelOptions): Model {
-  const parsed = GuardModelOptions.safeParse(options);
+  const parsed = safeParseInput(GuardModelOptions, options);
   if (!parsed.success) throw optionsError('guardModel', parsed.error);
   const { session, maxRePrompts } = parsed.data;
   if (typeof model !== 'object' || model === null || typeof model.getResponse !== 'function') {
@@ -143,7 +144,7 @@ function withRejectedBlocks(session: SafetySession, request: ModelRequest): Mode
  * }
  */
 export function finalAnswerGuardrail(options: { session: SafetySession }): OutputGuardrail {
-  const parsed = z.strictObject({ session: SessionLike }).safeParse(options);
+  const parsed = safeParseInput(z.strictObject({ session: SessionLike }), options);
   if (!parsed.success) throw optionsError('finalAnswerGuardrail', parsed.error);
   const { session } = parsed.data;
   return {

@@ -19,6 +19,7 @@ import {
   settleGated,
 } from '../harness/adapters/gateCall.js';
 import { optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
+import { safeParseInput } from '../core/Issue.js';
 
 /** Who an attestation from an approved run interruption names as its author. */
 const AGENTS_APPROVER = 'openai-agents:approval';
@@ -80,7 +81,7 @@ export function guardedTool<
   Result = string,
   TOutputSchema extends ToolOutputSchema | undefined = undefined,
 >(options: ToolOptions<TParameters, Context, TOutputSchema>, guard: GuardOptions) {
-  const parsed = GuardOptions.safeParse(guard);
+  const parsed = safeParseInput(GuardOptions, guard);
   if (!parsed.success) throw optionsError('guardedTool', parsed.error, 'guard');
   const { session, classify, escalate } = parsed.data;
   if (typeof options !== 'object' || options === null || typeof options.execute !== 'function') {

@@ -12,6 +12,7 @@ import { fileTarget } from './fileTarget.js';
 import { ShellRules } from './ShellRules.js';
 import { classifyFromTools } from '../classify/classifyFromTools.js';
 import { issuesOf, safeParseInput } from '../core/Issue.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { callStartOf } from '../harness/loop/callFacts.js';
 
 export { fileTarget };
@@ -193,6 +194,11 @@ export interface CodingAgentClassifierOptions {
  * classify('mcp__db__query', {}).kind;               // 'read'
  */
 export function createCodingAgentClassifier(options: CodingAgentClassifierOptions = {}): CodingAgentClassifier {
+  refuseUnknownOptions(
+    'createCodingAgentClassifier',
+    options,
+    keysOf<CodingAgentClassifierOptions>({ rules: true, cwd: true, mcpTools: true }),
+  );
   const { classifier: classifierRules, shell } = splitRules(options.rules);
   const rules = classifierRules === undefined ? undefined : ClassifierRules.parse(checked(classifierRules));
   const byRules: RulesClassifier = createClassifier(rules ?? { tools: {} });

@@ -5,6 +5,7 @@ import { createSafetySession, restoreSafetySession } from '../safety/SafetySessi
 import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import type { SessionState } from '../safety/toolKind.js';
 import { applyCall } from './applyCall.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { createReplayer, type ReplayDivergence, type ReplayProtocol } from '../core/createReplayer.js';
 
 /**
@@ -77,6 +78,14 @@ export interface RecordingReplayerOptions extends ReplayOptions {
   maxLiveSessions?: number;
 }
 
+/** The options each replay takes: a misspelt one is refused, never a silent default. */
+export const REPLAYER_OPTION_KEYS = keysOf<RecordingReplayerOptions>({
+  machine: true,
+  keepDivergences: true,
+  onDivergence: true,
+  maxLiveSessions: true,
+});
+
 /** Replays entries one at a time, as they arrive: see {@link createRecordingReplayer}. */
 export interface RecordingReplayer {
   /** Replays the next entry. */
@@ -134,6 +143,7 @@ function safetyReplay(
  * replayer.result().final; // 'RESOLVING'
  */
 export function createRecordingReplayer(options: RecordingReplayerOptions = {}): RecordingReplayer {
+  refuseUnknownOptions('createRecordingReplayer', options, REPLAYER_OPTION_KEYS);
   const replayer = createReplayer(safetyReplay(options.machine), options);
   return Object.assign(replayer, {
     result: (): ReplayResult => ({

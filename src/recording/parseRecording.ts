@@ -1,6 +1,7 @@
 import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { createLineSplitter } from './createLineSplitter.js';
-import { isBlank, readLine, type ParseRecordingOptions } from './parseRecordingLine.js';
+import { refuseUnknownOptions } from '../core/knownKeys.js';
+import { isBlank, PARSE_OPTION_KEYS, readLine, type ParseRecordingOptions } from './parseRecordingLine.js';
 import { RecordingParseError } from './RecordingParseError.js';
 
 /** One non-blank line of a recording's text. */
@@ -58,6 +59,7 @@ export function* recordingLines(
 export function parseRecording(text: string, options: ParseRecordingOptions = {}): RecordingEntry[] {
   if (typeof text !== 'string')
     throw new TypeError(`parseRecording: expected the recording's text, got ${typeof text}`);
+  refuseUnknownOptions('parseRecording', options, PARSE_OPTION_KEYS);
   const entries: RecordingEntry[] = [];
   const splitter = createLineSplitter(
     (raw, line, terminated) => {

@@ -2,6 +2,7 @@ import { formatPath, issuesOf, safeParseInput, type Issue } from '../core/Issue.
 import { RecordingEntry } from '../safety/RecordingEntry.js';
 import { quickCheckEntry } from '../safety/quickCheckEntry.js';
 import { RecordingParseError } from './RecordingParseError.js';
+import { keysOf } from '../core/knownKeys.js';
 
 export interface ParseRecordingOptions {
   /** Return the complete lines before a torn last line instead of throwing. Default false. */
@@ -11,6 +12,13 @@ export interface ParseRecordingOptions {
   /** Refuse a line longer than this many characters. Default `MAX_LINE_LENGTH` (1 MiB). */
   maxLineLength?: number;
 }
+
+/** The options of parsing a recording: a misspelt one is refused, never a silent default. */
+export const PARSE_OPTION_KEYS = keysOf<ParseRecordingOptions>({
+  allowTornTail: true,
+  onTornTail: true,
+  maxLineLength: true,
+});
 
 /**
  * Parses one line of a recording.

@@ -1,4 +1,5 @@
 import type { RecordingEntry } from '../safety/RecordingEntry.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { createRecordingReplayer, type ReplayOptions, type ReplayResult } from './createRecordingReplayer.js';
 
 /**
@@ -13,6 +14,7 @@ import { createRecordingReplayer, type ReplayOptions, type ReplayResult } from '
  * if (divergences.length) console.log('the machine changed behaviour', divergences[0]);
  */
 export function replayRecording(entries: RecordingEntry[], options: ReplayOptions = {}): ReplayResult {
+  refuseUnknownOptions('replayRecording', options, keysOf<ReplayOptions>({ machine: true }));
   const replayer = createRecordingReplayer({ ...options, keepDivergences: Infinity });
   for (const entry of entries) replayer.push(entry);
   return replayer.result();

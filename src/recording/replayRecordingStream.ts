@@ -2,10 +2,12 @@ import type { RecordingEntry } from '../safety/RecordingEntry.js';
 import { forEachChunkLine, type RecordingChunk } from './createLineSplitter.js';
 import {
   createRecordingReplayer,
+  REPLAYER_OPTION_KEYS,
   type RecordingReplayerOptions,
   type ReplayResult,
 } from './createRecordingReplayer.js';
-import { isBlank, readLine, type ParseRecordingOptions } from './parseRecordingLine.js';
+import { refuseUnknownOptions } from '../core/knownKeys.js';
+import { isBlank, PARSE_OPTION_KEYS, readLine, type ParseRecordingOptions } from './parseRecordingLine.js';
 
 export interface ReplayStreamOptions extends RecordingReplayerOptions, ParseRecordingOptions {
   /** Called after each entry is replayed, with the count so far (progress). */
@@ -44,14 +46,19 @@ export async function replayRecordingStream(
   source: AsyncIterable<RecordingChunk> | Iterable<RecordingChunk>,
   options: ReplayStreamOptions = {},
 ): Promise<ReplayStreamResult> {
-  const replayer = createRecordingReplayer(options);
-  const { onEntry } = options;
+  refuseUnknownOptions(
+    'replayRecordingStream',
+    options,
+    new Set([...REPLAYER_OPTION_KEYS, ...PARSE_OPTION_KEYS, 'onEntry']),
+  );
+  const { onEntry, allowTornTail, onTornTail, maxLineLength, ...replayerOptions } = options;
+  const replayer = createRecordingReplayer(replayerOptions);
   let tornLine: number | undefined;
   const parseOptions: ParseRecordingOptions = {
-    allowTornTail: options.allowTornTail ?? false,
+    allowTornTail: allowTornTail ?? false,
     onTornTail: (line) => {
       tornLine = line;
-      options.onTornTail?.(line);
+      onTornTail?.(line);
     },
   };
   const none: RecordingEntry[] = [];
@@ -64,7 +71,7 @@ export async function replayRecordingStream(
       replayer.push(entry);
       if (onEntry) onEntry(replayer.count);
     },
-    options.maxLineLength === undefined ? {} : { maxLineLength: options.maxLineLength },
+    maxLineLength === undefined ? {} : { maxLineLength },
   );
   const result: ReplayStreamResult = {
     ...replayer.result(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXECUTION_PROFILES, type SafetyMachine, type SessionRecorder } from '../index.js';
+import { safeParseInput } from '../core/Issue.js';
 
 const fn = <T>(what: string) =>
   z.custom<T>((v) => typeof v === 'function', { message: `expected ${what} (a function)` });
@@ -115,7 +116,7 @@ export const DEFAULT_MAX_KNOWN_SESSIONS = 100_000;
 
 /** Validated options, or a TypeError naming the bad field. */
 export function parseStoreOptions(input: unknown): RedisSessionStoreOptions {
-  const parsed = RedisSessionStoreOptions.safeParse(input);
+  const parsed = safeParseInput(RedisSessionStoreOptions, input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = ['options', ...issue.path.map(String)].join('.');

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../node/packageRoot.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import type { MetricsOptions } from './metricsRoute.js';
 import { startServer, type RunningServer } from './startServer.js';
 
@@ -21,6 +22,15 @@ export interface ServeAppOptions {
   warn?: (message: string) => void;
 }
 
+const OPTION_KEYS = keysOf<ServeAppOptions>({
+  port: true,
+  recordingsDir: true,
+  machinesDir: true,
+  token: true,
+  metrics: true,
+  warn: true,
+});
+
 /** `./<name>` if the working folder has one, else the package's own. */
 function defaultDir(name: string): string {
   const local = resolve(name);
@@ -38,6 +48,7 @@ function defaultDir(name: string): string {
  * await server.close();
  */
 export async function serveApp(options: ServeAppOptions = {}): Promise<RunningServer> {
+  refuseUnknownOptions('serveApp', options, OPTION_KEYS);
   const warn = options.warn ?? ((message: string) => console.error(message));
   const appDir = join(packageRoot(), 'dist', 'viz');
   if (!existsSync(join(appDir, 'index.html'))) {

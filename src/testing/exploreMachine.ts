@@ -1,3 +1,4 @@
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import type { AnyStateMachine } from 'xstate';
 import type { SafetyMachine, SafetyMachineInput } from '../safety/createSafetyMachine.js';
 import type { MachineDefinition } from '../core/MachineDefinition.js';
@@ -101,6 +102,14 @@ export interface ExploreOptions extends MoveOptions {
    */
   onStep?: (before: SafetySnapshotLike, event: SafetyEvent, after: SafetySnapshotLike) => void;
 }
+
+const EXPLORE_OPTION_KEYS = keysOf<ExploreOptions>({
+  configs: true,
+  counterCap: true,
+  onStep: true,
+  maxCallsPerKind: true,
+  maxCallsInFlight: true,
+});
 
 /**
  * The session configs explored by default: the seed's settings; failed writes needing
@@ -238,6 +247,7 @@ export function safetyExploration(
  * console.log(graph.configurations.size, graph.edges.length);
  */
 export function exploreMachine(machine: SafetyMachine, options: ExploreOptions = {}): MachineGraph {
+  refuseUnknownOptions('exploreMachine', options, EXPLORE_OPTION_KEYS);
   const onStep = options.onStep;
   const graph = exploreKind(machine as AnyStateMachine, safetyExploration(options), {
     ...(onStep && { onStep: (s) => onStep(s.before as SafetySnapshotLike, s.event, s.after as SafetySnapshotLike) }),

@@ -41,6 +41,17 @@ describe('argument errors in the tool’s own words', () => {
     expect(didYouMean('--mach', ['--machine', '--json'])).toBe('--machine');
     expect(argumentError(new Error('not a parse error'), '')).toBeUndefined();
   });
+
+  it('should count two swapped neighbouring letters as one slip, as a typist makes them', () => {
+    // A short name allows one edit: a swap is one ("nmae"), two unrelated slips are not ("nmea").
+    expect(didYouMean('nmae', ['name', 'url'])).toBe('name');
+    expect(didYouMean('nmea', ['name', 'url'])).toBeUndefined();
+    expect(didYouMean('tagrets', ['targets', 'trust'])).toBe('targets');
+    expect(didYouMean('--josn', ['--machine', '--json'])).toBe('--json');
+    // `untrusted: true` is how open-world output is often written; the field is `trust: 'untrusted'`.
+    expect(didYouMean('untrusted', ['kind', 'trust'])).toBe("trust: 'untrusted'");
+    expect(didYouMean('untrusted', ['kind', 'tool'])).toBeUndefined();
+  });
 });
 
 describe('replay of a file whose only line is torn', () => {

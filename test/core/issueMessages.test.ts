@@ -30,9 +30,13 @@ const zodEnglish = (schema: z.core.$ZodType, input: unknown) => {
   const r = z.safeParse(schema, input, { error: en().localeError });
   return r.success ? [] : r.error.issues.map((i) => [i.path, i.message]);
 };
+// Ours add the key meant to an unknown one when one is close ("(did you mean targets?)"): compared without it.
+const GUESS = / \(did you mean [^)]+\?\)$/;
 const ours = (schema: z.core.$ZodType, input: unknown) => {
   const r = safeParseInput(schema, input);
-  return r.success ? [] : r.error.issues.map((i) => [i.path, i.message]);
+  return r.success
+    ? []
+    : r.error.issues.map((i) => [i.path, i.code === 'unrecognized_keys' ? i.message.replace(GUESS, '') : i.message]);
 };
 
 // Values near each schema's shape, so that deep issues (too small, unknown keys, bad enums) come up, not only "expected object".
@@ -77,6 +81,15 @@ const near = fc.oneof(
 );
 
 describe("the core's English issue messages", () => {
+  it('should name the key meant beside an unknown key, when one is close, and only then', () => {
+    const wrong = (rule: object) => {
+      const r = safeParseInput(ClassifierRules, { tools: { vm: { kind: 'write', ...rule } } });
+      return r.success ? [] : r.error.issues.filter((i) => i.code === 'unrecognized_keys').map((i) => i.message);
+    };
+    expect(wrong({ tagrets: ['vm_id'] })).toEqual(['Unrecognized key: "tagrets" (did you mean targets?)']);
+    expect(wrong({ zzzz: 1 })).toEqual(['Unrecognized key: "zzzz"']);
+  });
+
   for (const [name, schema] of Object.entries(schemas)) {
     it(`should word every issue of ${name} as zod's English locale does`, () => {
       fc.assert(

@@ -37,7 +37,7 @@ describe('misspelt fields and options', () => {
   it('should refuse an untrusted read marked with a field the session does not have', () => {
     const s = createSafetySession({ targets: 'bind' });
     const e = refused(() => s.beginToolCall({ id: 'r', kind: 'read', tool: 'read_inbox', untrusted: true } as never));
-    expect(e.message).toBe('beginToolCall: call.untrusted: unknown field');
+    expect(e.message).toBe("beginToolCall: call.untrusted: unknown field (did you mean trust: 'untrusted'?)");
     expect(s.context.calls).toEqual({});
   });
 

@@ -9,6 +9,9 @@ import { guardHooks } from 'assistant-safety/claude-agent-sdk';
 import { createOtelRecorder } from 'assistant-safety/otel';
 import { auditFiles, createFileSessionStore } from 'assistant-safety/node';
 import { runPatrol } from 'assistant-safety/patrol';
+import { guardTools } from 'assistant-safety/ai-sdk';
+import { finalAnswerGuardrail } from 'assistant-safety/openai-agents';
+import { createRedisSessionStore } from 'assistant-safety/redis';
 
 /*
  * The integrations whose options are not a schema of their own refuse an option they do not have, as
@@ -98,5 +101,18 @@ describe('misspelt options of the integrations', () => {
       } as never),
     ).rejects.toThrow(new TypeError('runPatrol: options.sessionOption: unknown field (did you mean sessionOptions?)'));
     expect(steps).toEqual([]);
+  });
+
+  it('should name the option meant where a schema refuses one: the AI SDK wrapper, the Agents SDK and the Redis store', () => {
+    const session = createSafetySession();
+    expect(() => guardTools({}, { session, classify: () => 'read', escalte: [] } as never)).toThrow(
+      new TypeError('guardTools: options: Unrecognized key: "escalte" (did you mean escalate?)'),
+    );
+    expect(() => finalAnswerGuardrail({ sesion: session } as never)).toThrow(
+      /^finalAnswerGuardrail: .*Unrecognized key: "sesion" \(did you mean session\?\)/,
+    );
+    expect(() => createRedisSessionStore({ url: 'redis://127.0.0.1:1', idleTtlMS: 5 } as never)).toThrow(
+      new TypeError('createRedisSessionStore: options: Unrecognized key: "idleTtlMS" (did you mean idleTtlMs?)'),
+    );
   });
 });

@@ -24,7 +24,7 @@ const CASES: Array<[unknown, string]> = [
   ],
   [
     { tools: { vm: { kind: 'write', target: ['vm_id'] } } },
-    'tools.vm: Unrecognized key: "target": not a rule field (allowed: kind, arg, values, default, missing, targets, prefix, optionalTargets, trust, stateOnly, selfVerifying, discovers, creates, created, egress)',
+    'tools.vm: Unrecognized key: "target" (did you mean targets?): not a rule field (allowed: kind, arg, values, default, missing, targets, prefix, optionalTargets, trust, stateOnly, selfVerifying, discovers, creates, created, egress)',
   ],
 ];
 

@@ -21,8 +21,10 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 // 50 KB until provenance (the user's words, call digests, approvals, egress) joined it (51.5 KB);
 // 54 KB until the coding profile (edited files and their cover, the profile list, snapshot v4) joined it (54.2 KB);
 // 56 KB until the kind sessions' replayer and snapshot reader (56.0 KB) and the refusal of a polluted
-// Object.prototype joined it (56.2 KB).
-const CORE_BUDGET_BYTES = 57 * 1024;
+// Object.prototype joined it (56.2 KB);
+// 57 KB until the replay and parse functions refused a misspelt option, with a swap of two letters
+// counted as one slip (57.1 KB).
+const CORE_BUDGET_BYTES = 58 * 1024;
 
 let work: string;
 let project: string;

@@ -16,7 +16,7 @@ export const SessionLike = z.custom<SafetySession>(
 );
 
 /** A TypeError naming every bad option, e.g. `guardTools: options.classify: expected a function`. */
-export function optionsError(fn: string, error: z.ZodError, root = 'options'): TypeError {
+export function optionsError(fn: string, error: z.core.$ZodError, root = 'options'): TypeError {
   const issues = error.issues.map((i) => `${[root, ...i.path.map(String)].join('.')}: ${i.message}`);
   return new TypeError(`${fn}: ${issues.join('; ')}`);
 }
