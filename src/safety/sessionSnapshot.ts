@@ -80,9 +80,10 @@ export function trustedSnapshot(input: unknown): PersistedSession | undefined {
   }
 }
 
+const within = (list: unknown, cap: number) => Array.isArray(list) && list.length <= cap;
+
 /** The capped lists of a context are lists, within their caps (the full check says which is not). */
 function withinCaps(context: SafetyContext): boolean {
-  const within = (list: unknown, cap: number) => Array.isArray(list) && list.length <= cap;
   return (
     within(context.validatedTargets, MAX_VALIDATED_TARGETS) &&
     within(context.provenance, MAX_VALIDATED_TARGETS) &&
