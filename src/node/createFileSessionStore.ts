@@ -376,10 +376,13 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
         const session = fresh ? createSafetySession({ ...configured, id }) : restore(id, loaded, path);
         const notes: SessionNotes = fresh ? {} : structuredClone(loaded.notes);
         const value = fn(session, notes);
-        if (typeof (value as { then?: unknown } | null)?.then === 'function')
+        if (typeof (value as { then?: unknown } | null)?.then === 'function') {
+          // Its rejection is this error's business now: left alone it would crash the process as unhandled.
+          (value as PromiseLike<unknown>).then(undefined, () => undefined);
           throw new TypeError(
-            `withSession(${JSON.stringify(id)}, fn): fn returned a promise; it must run synchronously. Nothing was saved.`,
+            `withSession(${JSON.stringify(id)}, fn): fn returned a promise; it must run synchronously (do the tool call outside, then a second withSession to end it). Nothing was saved.`,
           );
+        }
         const rev = (loaded?.rev ?? 0) + 1;
         const content = JSON.stringify({
           format: 'assistant-safety/session-file',

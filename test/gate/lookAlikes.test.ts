@@ -5,7 +5,7 @@ import {
   createToolLoop,
   pulseClassifier,
 } from 'assistant-safety';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const hostileProxy = new Proxy(
   {},
@@ -64,8 +64,9 @@ describe('look-alike discriminators', () => {
     expect(classifyToolCall('anything', hostileProxy)).toBe('write');
   });
 
-  it('should run a batch whose classifier throws, treating that call as a write', async () => {
+  it('should run a batch whose classifier throws, treating that call as a write, and say so', async () => {
     const session = createSafetySession();
+    const warnings: string[] = [];
     const loop = createToolLoop({
       session,
       execute: async () => 'done',
@@ -73,6 +74,7 @@ describe('look-alike discriminators', () => {
         if (name === 'weird') throw new Error('classifier bug');
         return 'resolve';
       },
+      onWarning: (m) => warnings.push(m),
     });
     const outcomes = await loop.runBatch([
       { id: 'a', name: 'find' },
@@ -80,5 +82,37 @@ describe('look-alike discriminators', () => {
     ]);
     expect(outcomes[1]!.kind).toBe('write');
     expect(outcomes[1]!.status).toBe('blocked'); // in RESOLVING: no validated target
+    // Before, the bug showed only as a block: nothing said the classifier had thrown.
+    expect(warnings).toEqual([
+      'runBatch: calls[1] (weird): the classifier threw (classifier bug); the call is judged a write',
+    ]);
+  });
+
+  it('should warn on the console by default, and run on when the warning itself throws', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const throwing = () => {
+        throw new Error('classifier bug');
+      };
+      await createToolLoop({
+        session: createSafetySession(),
+        execute: async () => 'done',
+        classify: throwing,
+      }).runBatch([{ id: 'a', name: 'x' }]);
+      expect(warn).toHaveBeenCalledWith(
+        'assistant-safety: runBatch: calls[0] (x): the classifier threw (classifier bug); the call is judged a write',
+      );
+      const loop = createToolLoop({
+        session: createSafetySession(),
+        execute: async () => 'done',
+        classify: throwing,
+        onWarning: () => {
+          throw new Error('warning sink down');
+        },
+      });
+      expect((await loop.runBatch([{ id: 'a', name: 'x' }]))[0]!.status).toBe('blocked');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

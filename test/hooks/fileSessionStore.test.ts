@@ -111,6 +111,24 @@ describe('createFileSessionStore', () => {
     await expect(store.withSession('x', async () => 1)).rejects.toThrow(/must run synchronously/);
   });
 
+  it("rejects an async fn that fails without leaving the fn's own rejection unhandled (it would crash the process)", async () => {
+    const store = createFileSessionStore({ dir: tmp() });
+    const unhandled: unknown[] = [];
+    const seen = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', seen);
+    try {
+      await expect(
+        store.withSession('x', async () => {
+          throw new Error('the tool failed');
+        }),
+      ).rejects.toThrow(/must run synchronously \(do the tool call outside/);
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', seen);
+    }
+  });
+
   it('defaults to the XDG state folder, overridden by ASSISTANT_SAFETY_STATE_DIR', () => {
     expect(defaultStateDir({ XDG_STATE_HOME: '/x' })).toBe('/x/assistant-safety/sessions');
     expect(defaultStateDir({ XDG_STATE_HOME: '/x', ASSISTANT_SAFETY_STATE_DIR: '/y' })).toBe('/y');

@@ -111,6 +111,26 @@ describe('bad input', () => {
     expect(recorder.entries.map((e) => e.call.type)).toEqual(['create']);
   });
 
+  it("should refuse a call in another SDK's shape (arguments, input) instead of running it with no arguments", async () => {
+    const tools = createFakeTools();
+    const recorder = createMemoryRecorder();
+    const loop = createToolLoop({ session: createSafetySession({ recorder }), execute: tools.execute, classify });
+    for (const shape of [{ arguments: { vm: 1 } }, { input: { vm: 1 } }, { arguments: '{"vm":1}' }]) {
+      const error = await rejected(
+        loop.runBatch([{ id: 'a', name: 'get_logs' }, { id: 'b', name: 'get_logs', ...shape } as never]),
+      );
+      expect(error.code).toBe('INVALID_TOOL_CALL');
+      expect(error.message).toBe(
+        `runBatch: calls[1]: has ${Object.keys(shape)[0]} but no args: the loop reads args, the arguments as parsed JSON (JSON.parse a provider's text first)`,
+      );
+    }
+    expect(tools.started).toEqual([]);
+    expect(recorder.entries.map((e) => e.call.type)).toEqual(['create']);
+    // With args, an extra field a provider adds is dropped as before.
+    const ok = loop.runBatch([{ id: 'c', name: 'get_logs', args: {}, arguments: '{}' } as never]);
+    expect((await drive(tools, ok))[0]!.status).toBe('ok');
+  });
+
   it('should refuse a second batch while one is running with BATCH_IN_PROGRESS', async () => {
     const tools = createFakeTools();
     const loop = createToolLoop({ session: createSafetySession(), execute: tools.execute, classify });

@@ -70,6 +70,11 @@ export const ToolLoopOptions = z.strictObject({
   maxIdenticalCalls: z._default(z.union([z.int().check(z.gte(1)), z.literal(Infinity)]), 3),
   /** Per-call time limit in milliseconds. Default none. */
   toolTimeoutMs: z.optional(z.int().check(z.positive())),
+  /**
+   * Told when a classifier threw: the call was judged a write (fail closed), and a classifier bug
+   * would otherwise show only as blocked calls. Default `console.warn`.
+   */
+  onWarning: z.optional(fn<(message: string) => void>('(message) => void')),
   /** Aborts every call in flight and every call not yet started. */
   signal: z.optional(
     z.custom<AbortSignal>((v) => typeof AbortSignal !== 'undefined' && v instanceof AbortSignal, {

@@ -153,6 +153,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
     signal,
     escalate = [],
     onEscalate,
+    onWarning = (message: string) => console.warn(`assistant-safety: ${message}`),
   } = parsed.data;
   if (escalate.length > 0 && !onEscalate) {
     const issues = [
@@ -188,6 +189,16 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
       const issues = issuesAt('calls', batch.error);
       throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
     }
+    // A call in another SDK's shape (`arguments`, `input`) would run with no arguments at all.
+    for (const [i, call] of batch.data.entries()) {
+      if (call.args !== undefined) continue;
+      const raw = input[i] as Record<string, unknown>;
+      const other = ['arguments', 'input', 'parameters'].find((k) => Object.hasOwn(raw, k));
+      if (other === undefined) continue;
+      const message = `has ${other} but no args: the loop reads args, the arguments as parsed JSON (JSON.parse a provider's text first)`;
+      const issues = [{ code: 'custom', path: ['calls', i], message }];
+      throw new ToolLoopError(ErrCodeInvalidToolCall, `runBatch: ${summary(issues)}`, issues);
+    }
     const inFlight = batch.data.findIndex((c) => Object.hasOwn(session.context?.calls ?? {}, c.id));
     if (inFlight !== -1) {
       const issues = [
@@ -211,8 +222,15 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         // A rules classifier can describe the call (targets, trust, ...); any other returns a kind or a descriptor.
         const describe = (classify as { describe?: unknown }).describe;
         given = typeof describe === 'function' ? describe(call.name, call.args) : classify(call.name, call.args);
-      } catch {
+      } catch (e) {
         given = 'write'; // a classifier that cannot tell fails closed
+        try {
+          onWarning(
+            `runBatch: calls[${i}] (${call.name}): the classifier threw (${describeReason(e)}); the call is judged a write`,
+          );
+        } catch {
+          // a warning that fails must not stop the batch: the call is already judged
+        }
       }
       const descriptor =
         typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : { kind: given };
