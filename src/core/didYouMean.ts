@@ -20,12 +20,13 @@ function distance(a: string, b: string): number {
 
 /**
  * The closest of `known` to a mistyped `name` ("--machin" → "--machine", "targts" → "targets"), when
- * it is close enough to be what was meant: a prefix of it, or at most two
- * edits (one for short names) away.
+ * it is close enough to be what was meant: a prefix of it, at most two edits (one for short names)
+ * away, or, failing those, the end of the mistyped name.
  *
  * @example
  * didYouMean('--machin', ['--machine', '--json']); // '--machine'
  * didYouMean('untrusted', ['kind', 'trust']);       // "trust: 'untrusted'"
+ * didYouMean('stateDir', ['dir', 'session']);       // 'dir'
  */
 export function didYouMean(name: string, known: readonly string[]): string | undefined {
   // A flag named after the value of another field: what the reader wrote for "open-world output".
@@ -35,5 +36,8 @@ export function didYouMean(name: string, known: readonly string[]): string | und
     const d = k.startsWith(name) && name.length >= 3 ? 0 : distance(name, k);
     if (d <= (k.replace(/^-+/, '').length <= 4 ? 1 : 2) && (!best || d < best.d)) best = { name: k, d };
   }
-  return best?.name;
+  if (best) return best.name;
+  // A name with a word in front of the one meant (`stateDir` for `dir`, as the CLI's --state-dir reads).
+  const lower = name.toLowerCase();
+  return known.find((k) => k.length >= 3 && lower.endsWith(k.toLowerCase()));
 }

@@ -111,9 +111,47 @@ function readArgument<T>(
   }
 }
 
-/** Refuses session options that cannot be read or that name an option the session does not have. */
-export const checkOptions = (options: unknown): void =>
-  readArgument('options', options, SESSION_OPTION_KEYS, () => undefined);
+/** The options a session calls back: each must be a function, or the first call fails far from its cause. */
+const CALLBACK_OPTIONS = ['onRecorderError', 'onListenerError', 'onWarning'] as const;
+
+/**
+ * Refuses session options that cannot be read, that name an option the session does not have, or
+ * whose value the session would only find wrong on its first call (a recorder without `record`, a
+ * callback that is no function, a machine that is none), so the error names the option at once.
+ */
+export function checkOptions(options: unknown): void {
+  const o = readArgument('options', options, SESSION_OPTION_KEYS, (v) => ({
+    recorder: v['recorder'],
+    machine: v['machine'],
+    callbacks: [v[CALLBACK_OPTIONS[0]], v[CALLBACK_OPTIONS[1]], v[CALLBACK_OPTIONS[2]]],
+  }));
+  const recorder = o.recorder as { record?: unknown } | null | undefined;
+  if (
+    recorder !== undefined &&
+    (typeof recorder !== 'object' || recorder === null || typeof recorder.record !== 'function')
+  )
+    throw new SafetyInputError(
+      'options.recorder',
+      `expected a recorder, an object with a record(entry) function (createMemoryRecorder, createFileRecorder), got ${describe(recorder)}`,
+    );
+  for (let i = 0; i < CALLBACK_OPTIONS.length; i++) {
+    const value = o.callbacks[i];
+    if (value !== undefined && typeof value !== 'function')
+      throw new SafetyInputError(`options.${CALLBACK_OPTIONS[i]}`, `expected a function, got ${describe(value)}`);
+  }
+  const machine = o.machine as { getInitialSnapshot?: unknown; transition?: unknown } | null | undefined;
+  if (
+    machine !== undefined &&
+    (typeof machine !== 'object' ||
+      machine === null ||
+      typeof machine.getInitialSnapshot !== 'function' ||
+      typeof machine.transition !== 'function')
+  )
+    throw new SafetyInputError(
+      'options.machine',
+      `expected a machine (safetyMachine, or createSafetyMachine(definition)), got ${describe(machine)}`,
+    );
+}
 
 const CALL_SCHEMAS = new Map(RecordedCall.def.options.map((o) => [o.def.shape.type.def.values[0] as string, o]));
 

@@ -51,6 +51,9 @@ describe('argument errors in the tool’s own words', () => {
     // `untrusted: true` is how open-world output is often written; the field is `trust: 'untrusted'`.
     expect(didYouMean('untrusted', ['kind', 'trust'])).toBe("trust: 'untrusted'");
     expect(didYouMean('untrusted', ['kind', 'tool'])).toBeUndefined();
+    // A word in front of the name meant: the file store's `dir`, written as the CLI's --state-dir.
+    expect(didYouMean('stateDir', ['dir', 'session', 'now'])).toBe('dir');
+    expect(didYouMean('stateDir', ['session', 'now'])).toBeUndefined();
   });
 });
 

@@ -1,5 +1,10 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createSafetySession, SafetyInputError, type SafetySessionOptions } from 'assistant-safety';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import {
+  createSafetySession,
+  restoreSafetySession,
+  SafetyInputError,
+  type SafetySessionOptions,
+} from 'assistant-safety';
 import { EXPLORED_CONFIGS } from 'assistant-safety/testing';
 import type { SafetyConfig } from '../../src/safety/SafetyContext.js';
 import { sessionOptionsOf } from '../../src/testing/runPlan.js';
@@ -26,5 +31,35 @@ describe('session options and the machine config', () => {
     expect(Object.keys(session.context.config).sort()).toEqual(['failedWriteRequiresVerification', 'recoveryTtlMs']);
     expect(() => createSafetySession({ mode: 'loud' as never })).toThrow(SafetyInputError);
     expect(() => createSafetySession({ mode: 'loud' as never })).toThrow(/^options\.mode: /);
+  });
+
+  it('should refuse a recorder, callback or machine it could only find wrong on its first call, naming the option', () => {
+    const cases: [object, string][] = [
+      [{ recorder: {} }, 'options.recorder: expected a recorder, an object with a record(entry) function'],
+      [{ recorder: { record: 1 } }, 'options.recorder: expected a recorder'],
+      [{ onWarning: 5 }, 'options.onWarning: expected a function, got number'],
+      [{ onRecorderError: 'log' }, 'options.onRecorderError: expected a function, got "log"'],
+      [{ onListenerError: null }, 'options.onListenerError: expected a function, got null'],
+      [
+        { machine: {} },
+        'options.machine: expected a machine (safetyMachine, or createSafetyMachine(definition)), got object',
+      ],
+    ];
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      for (const [options, message] of cases) {
+        expect(() => createSafetySession(options as never)).toThrow(SafetyInputError);
+        expect(() => createSafetySession(options as never)).toThrow(message);
+        expect(() => restoreSafetySession(createSafetySession().persist(), options as never)).toThrow(message);
+      }
+      // Before, `recorder: {}` was taken and every call printed "recorder failed" on the console.
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+    const entries: unknown[] = [];
+    const s = createSafetySession({ recorder: { record: (e) => entries.push(e) }, onWarning: () => undefined });
+    s.beginToolCall({ id: 'r', kind: 'read', tool: 'get_vm' });
+    expect(entries.length).toBeGreaterThan(0);
   });
 });

@@ -47,6 +47,10 @@ describe('misspelt options of the integrations', () => {
     expect(() => createFileSessionStore({ dirr: '/nonexistent' } as never)).toThrow(
       new TypeError('createFileSessionStore: options.dirr: unknown field (did you mean dir?)'),
     );
+    // The CLI's --state-dir and ASSISTANT_SAFETY_STATE_DIR make `stateDir` the natural guess.
+    expect(() => createFileSessionStore({ stateDir: '/nonexistent' } as never)).toThrow(
+      new TypeError('createFileSessionStore: options.stateDir: unknown field (did you mean dir?)'),
+    );
   });
 
   it('should refuse a misspelt option of the HTTP gateway before it listens', async () => {
