@@ -62,9 +62,16 @@ export interface LiveRecorder extends SessionRecorder {
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
-function socketUrl(url: string, token: string | undefined): { url: string; token: string } {
+function socketUrl(url: unknown, token: string | undefined): { url: string; token: string } {
+  // A URL that could never connect is a mistake in the code, not an outage: said at once, not retried in silence.
+  const printed = 'the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…)';
+  if (typeof url !== 'string' || !URL.canParse(url))
+    throw new TypeError(
+      `createLiveRecorder: options.url: expected ${printed}, got ${typeof url === 'string' ? JSON.stringify(url) : String(url)}`,
+    );
   const u = new URL(url);
   const t = token ?? u.searchParams.get('token') ?? '';
+  if (t === '') throw new TypeError(`createLiveRecorder: options.url: has no token: give ${printed}, or options.token`);
   u.protocol = u.protocol === 'https:' || u.protocol === 'wss:' ? 'wss:' : 'ws:';
   u.pathname = LIVE_PATH;
   u.search = '';

@@ -38,6 +38,19 @@ describe('misspelt options of recording, replay, the app and the audit', () => {
     expect(existsSync(path)).toBe(true);
   });
 
+  it('should refuse a live recorder URL that could never connect, naming options.url', () => {
+    // Before: a raw "Invalid URL" for an unset variable, and silence for a URL without its token.
+    expect(() => createLiveRecorder({ url: undefined as never })).toThrow(
+      'createLiveRecorder: options.url: expected the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…), got undefined',
+    );
+    expect(() => createLiveRecorder({ url: 'http://127.0.0.1:4400/' })).toThrow(
+      /^createLiveRecorder: options\.url: has no token: give the URL `assistant-safety serve` printed/,
+    );
+    const live = createLiveRecorder({ url: 'http://127.0.0.1:9/', token: 'ab', retryMs: 60_000 });
+    expect(live.connected).toBe(false);
+    return live.close({ timeoutMs: 10 });
+  });
+
   it('should refuse a misspelt live recorder option before connecting', () => {
     expect(() => createLiveRecorder({ url: 'http://127.0.0.1:9/?token=ab', nmae: 'agent' } as never)).toThrow(
       new TypeError('createLiveRecorder: options.nmae: unknown field (did you mean name?)'),
