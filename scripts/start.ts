@@ -29,10 +29,15 @@ function build(what: string, script: string, marker: string) {
     process.exit(result.status ?? 1);
   }
 }
+const portText = process.env['PORT'];
+const port = portText === undefined || portText === '' ? undefined : Number(portText);
+if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+  console.error(`start: PORT must be a port number from 0 to 65535 (0: a free one), got "${portText}"`);
+  process.exit(2);
+}
 build('library', 'build:lib', 'dist/src/index.js');
 build('app', 'build:viz', 'dist/viz/index.html');
 
-const port = process.env['PORT'] === undefined ? undefined : Number(process.env['PORT']);
 const recordingsDir = join(root, 'recordings');
 const server = await serveApp({ recordingsDir, ...(port !== undefined && { port }) });
 

@@ -198,7 +198,7 @@ export function createLineSplitter(onLine: OnLine, options: LineSplitterOptions 
  * {@link createLineSplitter}; resolves with the number of lines.
  *
  * @example
- * const lines = await forEachChunkLine(createReadStream('recordings/demo.jsonl'), (raw, n) => console.log(n, raw));
+ * const lines = await forEachChunkLine(createReadStream('recordings/two-writes-one-batch.jsonl'), (raw, n) => console.log(n, raw));
  */
 export async function forEachChunkLine(
   source: AsyncIterable<RecordingChunk> | Iterable<RecordingChunk>,

@@ -54,7 +54,7 @@ export function* recordingLines(
  *
  * @throws {RecordingParseError} naming the line number and what is wrong.
  * @example
- * const entries = parseRecording(readFileSync('recordings/demo.jsonl', 'utf8'));
+ * const entries = parseRecording(readFileSync('recordings/two-writes-one-batch.jsonl', 'utf8'));
  */
 export function parseRecording(text: string, options: ParseRecordingOptions = {}): RecordingEntry[] {
   if (typeof text !== 'string')

@@ -39,7 +39,7 @@ export interface ReplayStreamResult extends ReplayResult {
  * before it have been replayed.
  * @example
  * import { createReadStream } from 'node:fs';
- * const result = await replayRecordingStream(createReadStream('recordings/demo.jsonl'));
+ * const result = await replayRecordingStream(createReadStream('recordings/two-writes-one-batch.jsonl'));
  * console.log(`${result.count} entries, ${result.divergenceCount} divergences`);
  */
 export async function replayRecordingStream(

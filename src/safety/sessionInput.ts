@@ -177,7 +177,14 @@ export function validCall<C extends RecordedCall>(
   const field = issue.path.length ? String(issue.path[0]) : '';
   const got = field ? (call as Record<string, unknown>)[field] : call;
   const name = names[field] ?? (argument !== undefined && field ? `${argument}.${field}` : field);
-  throw new SafetyInputError(`${method}: ${name}`, `${issue.message}, got ${describe(got)}`);
+  // A wrong type's message says what it received already; a missing field is said to be missing.
+  const message =
+    issue.code !== 'invalid_type'
+      ? `${issue.message}, got ${describe(got)}`
+      : got === undefined && field
+        ? `missing: expected ${String(issue.expected)}`
+        : issue.message;
+  throw new SafetyInputError(`${method}: ${name}`, message);
 }
 
 const SESSION_ID = RecordingEntry.shape.session;

@@ -26,6 +26,20 @@ describe('bad arguments to the session', () => {
     expect(s.persist()).toEqual(before);
   });
 
+  it('should say a missing field is missing, and word a wrong type once', () => {
+    const s = createSafetySession();
+    // Before: "Invalid input: expected string, received undefined, got undefined".
+    expect(() => s.beginToolCall({ kind: 'read', tool: 'x' } as never)).toThrow(
+      new SafetyInputError('beginToolCall: call.id', 'missing: expected string'),
+    );
+    expect(() => s.beginToolCall({ id: 5, kind: 'read', tool: 'x' } as never)).toThrow(
+      new SafetyInputError('beginToolCall: call.id', 'Invalid input: expected string, received number'),
+    );
+    expect(() => s.beginToolCall({ id: 'a', kind: 'wrte', tool: 'x' } as never)).toThrow(
+      'beginToolCall: call.kind: Invalid option: expected one of "resolve"|"read"|"write"|"user_input", got "wrte"',
+    );
+  });
+
   it('should refuse a call id already in flight', () => {
     const s = createSafetySession();
     s.beginToolCall({ id: 'c', kind: 'read', tool: 'logs' });
