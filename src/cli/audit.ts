@@ -126,6 +126,13 @@ Exit codes: 0 audited, 2 bad arguments, a missing path or bad rules.`,
         `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked; wrote ${values.out}`,
       );
     } else io.out(text.trimEnd());
+    // A run that audited nothing read something other than conversations: not a clean report.
+    if (report.traces === 0) {
+      io.err(
+        `audit: no trace was audited (${report.skipped} skipped, ${report.malformed} of them malformed, in ${report.files.length} file${report.files.length === 1 ? '' : 's'}): is the input an export of agent conversations? See --format`,
+      );
+      return 1;
+    }
     return 0;
   },
 };

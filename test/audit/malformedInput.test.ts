@@ -22,6 +22,21 @@ function exportWith(dir: string, bad: string[]): string {
 }
 
 describe('malformed input', () => {
+  it('should exit 1 and say so when not one trace could be audited, still writing the report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-none-'));
+    const path = join(dir, 'README.jsonl');
+    writeFileSync(path, '# a README, not an export\nsome prose\n');
+    const err: string[] = [];
+    const out: string[] = [];
+    // Before: exit 0, with only the counts to show that nothing was audited.
+    const code = await main(['audit', path], { out: (t) => out.push(t), err: (t) => err.push(t) });
+    expect(code).toBe(1);
+    expect(JSON.parse(out.join('\n')).traces).toBe(0);
+    expect(err.at(-1)).toBe(
+      'audit: no trace was audited (2 skipped, 2 of them malformed, in 1 file): is the input an export of agent conversations? See --format',
+    );
+  });
+
   it('should report a bad JSON line, an unknown role and a result without a call, each with file and line, and audit the rest', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-bad-'));
     const path = exportWith(dir, [

@@ -13,7 +13,7 @@ import { main } from '../../src/cli/main.js';
 const RULES = { tools: { get_status: 'read', restart_vm: 'write' } };
 const call = (id: string, name: string) => ({ id, type: 'function', function: { name, arguments: '{}' } });
 
-async function audit(rows: unknown[]) {
+async function audit(rows: unknown[], exitCode = 0) {
   const dir = mkdtempSync(join(tmpdir(), 'audit-reuse-'));
   writeFileSync(join(dir, 'rules.json'), JSON.stringify(RULES));
   writeFileSync(join(dir, 'export.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -22,7 +22,7 @@ async function audit(rows: unknown[]) {
     out: (t) => out.push(t),
     err: () => {},
   });
-  expect(code).toBe(0);
+  expect(code).toBe(exitCode);
   return JSON.parse(out.join('\n'));
 }
 
@@ -61,15 +61,18 @@ describe('a tool call id reused after its result', () => {
   });
 
   it('should still refuse an id reused while its call waits for its result', async () => {
-    const report = await audit([
-      {
-        id: 'ambiguous',
-        messages: [
-          { role: 'assistant', tool_calls: [call('call_0', 'get_status'), call('call_0', 'restart_vm')] },
-          { role: 'tool', tool_call_id: 'call_0', content: 'running' },
-        ],
-      },
-    ]);
+    const report = await audit(
+      [
+        {
+          id: 'ambiguous',
+          messages: [
+            { role: 'assistant', tool_calls: [call('call_0', 'get_status'), call('call_0', 'restart_vm')] },
+            { role: 'tool', tool_call_id: 'call_0', content: 'running' },
+          ],
+        },
+      ],
+      1,
+    ); // its only trace is refused: nothing audited
     expect(report).toMatchObject({ traces: 0, malformed: 1 });
     expect(report.errors[0].message).toContain('used again before its call');
   });
