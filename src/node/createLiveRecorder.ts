@@ -26,7 +26,10 @@ export interface LiveRecorderOptions {
   /** First reconnect delay, doubled up to `maxRetryMs`. Default 250 ms. */
   retryMs?: number;
   maxRetryMs?: number;
-  /** Told once each time the connection is lost or refused (default: silent). */
+  /**
+   * Told once each time the connection is lost or refused. Default: silent, as the app may simply be
+   * closed, except that a refused token (HTTP 401 or 403, which no retry heals) is said once on the console.
+   */
   onError?: (error: Error) => void;
   /**
    * The agent id the hub knows this recorder by. Default a random UUID. A process that carries
@@ -114,6 +117,7 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
   let delay = retryMs;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reported = false;
+  let warnedToken = false;
   const waiters = new Set<() => void>();
 
   const report = (error: Error) => {
@@ -203,7 +207,15 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
       settle();
     });
     socket.on('unexpected-response', (_req, res) => {
-      report(new Error(`live server refused the connection: HTTP ${res.statusCode}`));
+      const refused = new Error(`live server refused the connection: HTTP ${res.statusCode}`);
+      // A wrong token never heals: said once even with no onError, or the app stays empty without a word.
+      if (!options.onError && (res.statusCode === 401 || res.statusCode === 403) && !warnedToken) {
+        warnedToken = true;
+        console.warn(
+          `assistant-safety: createLiveRecorder: ${new URL(target.url).host} refused the token (HTTP ${res.statusCode}); use the URL \`assistant-safety serve\` printed. Entries go only to the fallback.`,
+        );
+      }
+      report(refused);
       socket.terminate();
     });
     socket.on('error', (error) => report(error));
