@@ -104,7 +104,10 @@ export interface RecordingReplayer {
 function safetyReplay(
   machine: SafetyMachine | undefined,
 ): ReplayProtocol<SafetySession, RecordingEntry, Divergence['field']> {
-  const optionsOf = (o: { id: string; now: () => number }) => (machine ? { ...o, machine } : o);
+  // A replay re-decides what was recorded: advice for the live caller (onWarning) is not for it.
+  const quiet = () => {};
+  const optionsOf = (o: { id: string; now: () => number }) =>
+    machine ? { ...o, machine, onWarning: quiet } : { ...o, onWarning: quiet };
   return {
     start: (entry, o) => {
       const call = entry.call;

@@ -44,6 +44,9 @@ const NO_DISCOVERY_BLOCKS = 3;
 const NO_DISCOVERY_WARNING =
   'no tool was classified as resolve or read, so every write is blocked for a missing target; see docs/classification.md';
 
+const VERIFY_PENDING_WARNING =
+  'a write was blocked although a read after the last write landed: a bare session completes the verification only when completeVerification() is called (the tool loop, the gateway and the adapters call it); see docs/behaviour.md';
+
 type Snapshot = MachineState<SafetyContext>;
 
 /** An outcome, plus the recovery a `checkRecoverySuccess` took (its method returns it whole). */
@@ -56,6 +59,7 @@ class Session extends SafetyReadings implements SafetySession {
   /** For the misconfiguration warning: a resolve or read was seen; blocks for a missing target so far. */
   private sawDiscovery: boolean;
   private noTargetBlocks = 0;
+  private warnedVerifyPending = false;
   private blockStreak: number;
 
   constructor(
@@ -306,6 +310,11 @@ class Session extends SafetyReadings implements SafetySession {
       ) {
         outcome.note = NO_DISCOVERY_WARNING;
         report(() => this.onWarning(NO_DISCOVERY_WARNING), undefined);
+      }
+      // Evidence in and the block still there: the caller, not the model, has a step to take.
+      if (blocked.reasonCode === 'UNVERIFIED_WRITE' && before.context.readAfterWrite && !this.warnedVerifyPending) {
+        this.warnedVerifyPending = true;
+        report(() => this.onWarning(VERIFY_PENDING_WARNING), undefined);
       }
     } else {
       this.blockStreak = 0;

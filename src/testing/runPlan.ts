@@ -54,6 +54,8 @@ function sessionUnderTest(config: SafetyConfig, machine?: SafetyMachine): Safety
   return createSafetySession({
     id: 'path-under-test',
     now: steppingClock(),
+    // A path drives a bare session on purpose: the advice for callers that forget a step is not for it.
+    onWarning: () => {},
     ...sessionOptionsOf(config),
     ...(machine && { machine }),
   });

@@ -31,8 +31,8 @@ describe('restoring a snapshot the session wrote itself', () => {
         const snapshot = session.persist();
         expect(snapshot.checksum).toMatch(/^[0-9a-f]{8}$/);
         for (const input of [JSON.parse(JSON.stringify(snapshot)), JSON.stringify(snapshot)]) {
-          const full = restoreSafetySession(withoutChecksum(snapshot), { now: clock });
-          const restored = restoreSafetySession(input, { now: clock });
+          const full = restoreSafetySession(withoutChecksum(snapshot), { now: clock, onWarning: () => {} });
+          const restored = restoreSafetySession(input, { now: clock, onWarning: () => {} });
           expect(restored.state).toBe(full.state);
           expect(restored.context).toEqual(full.context);
           expect(restored.persist()).toEqual(snapshot);
