@@ -21,11 +21,23 @@ import {
 import { createSafetySession } from 'assistant-safety';
 import { guardHooks, type EscalatedCall } from 'assistant-safety/claude-agent-sdk';
 
-/** Asks the person in the terminal; only "y" or "yes" approves. */
+/**
+ * Asks the person in the terminal; only "y" or "yes" approves. A stdin that ends with no answer
+ * (not a terminal: /dev/null, an empty pipe) is a "no": the question would otherwise never settle.
+ */
 async function approveInTerminal({ reason }: EscalatedCall): Promise<boolean> {
   const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  // At its end, stdin's last line with no newline comes as a 'line' event, not as the answer.
+  const ended = new Promise<string | undefined>((resolve) => {
+    terminal.once('line', resolve);
+    terminal.once('close', () => resolve(undefined));
+  });
   try {
-    const answer = await terminal.question(`${reason.replace(/ \[[A-Z_]+\]$/, '')} [y/N] `);
+    const answer = await Promise.race([terminal.question(`${reason.replace(/ \[[A-Z_]+\]$/, '')} [y/N] `), ended]);
+    if (answer === undefined) {
+      console.log('\nno answer: stdin ended before one was typed, so the call is refused (taken as no)');
+      return false;
+    }
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     terminal.close();

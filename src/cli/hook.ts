@@ -4,20 +4,8 @@ import { HOOK_CLAUDE_CODE_USAGE, runClaudeCodeHook } from './hookClaudeCode.js';
 export const hookCommand: Command = {
   name: 'hook',
   summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
-  usage: `${HOOK_CLAUDE_CODE_USAGE}
-
-assistant-safety hook codex|gemini|cursor [OPTIONS]
-
-The same gate for Codex CLI, Gemini CLI and Cursor, in their hook formats
-(docs/other-coding-agents.md); install with hook install codex|gemini|cursor.
-
-assistant-safety hook serve [--state-dir DIR]
-
-Keeps the gate loaded for the hook commands of this state folder (127.0.0.1, a
-token in DIR/serve.json): each event is handed to it, and decided by the command
-itself whenever it is not running.
-
-assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
+  // The installer first: a person reads this page to install; Claude Code runs the hook itself.
+  usage: `assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
 
 Adds the gate to Claude Code's settings for PreToolUse, PostToolUse,
 PostToolUseFailure, PermissionDenied (matcher "*"), Stop, SessionStart,
@@ -34,7 +22,23 @@ installation or a crash exits 2 (Claude Code refuses the call) saying what to do
   --settings FILE   this settings file instead (the project form of the command)
   --dry-run         print the change as a diff; write nothing
   --command CMD     the hook command to install (default: this installation's own)
-  -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...)`,
+  -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...),
+                    checked as the hook reads them (the rules file too) before anything
+                    is written; relative paths are made absolute (from $CLAUDE_PROJECT_DIR
+                    in the project form)
+
+${HOOK_CLAUDE_CODE_USAGE}
+
+assistant-safety hook codex|gemini|cursor [OPTIONS]
+
+The same gate for Codex CLI, Gemini CLI and Cursor, in their hook formats
+(docs/other-coding-agents.md); install with hook install codex|gemini|cursor.
+
+assistant-safety hook serve [--state-dir DIR]
+
+Keeps the gate loaded for the hook commands of this state folder (127.0.0.1, a
+token in DIR/serve.json): each event is handed to it, and decided by the command
+itself whenever it is not running.`,
   async run(argv, io) {
     const [agent, ...rest] = argv;
     if (agent === 'claude-code') return runClaudeCodeHook(rest, io);

@@ -4,7 +4,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClaudeCodeSettingsError, mergeClaudeCodeSettings } from '../hooks/mergeClaudeCodeSettings.js';
 import { UsageError, type CliIO } from './Command.js';
-import { installArgs, projectHasPackage, PROJECT_BIN, quote, writeHookSettings } from './hookInstallFile.js';
+import {
+  hookArgs,
+  installArgs,
+  projectAnchor,
+  projectHasPackage,
+  PROJECT_BIN,
+  quote,
+  refuseHookOptions,
+  writeHookSettings,
+} from './hookInstallFile.js';
 
 /**
  * A hook command that never fails open: Claude Code treats any exit code but 2 as "go on", so a
@@ -49,11 +58,16 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
   const own = dashes === -1 ? argv : argv.slice(0, dashes);
   const other = own.find((a) => a === 'codex' || a === 'gemini' || a === 'cursor');
   if (other) return (await import('./hookInstallAgents.js')).runAgentHookInstall(other, argv, io);
-  const { values, positionals, args } = installArgs(argv);
+  const { values, positionals, passed } = installArgs(argv);
   if (positionals.length !== 1 || positionals[0] !== 'claude-code')
     throw new UsageError(
       `hook install supports claude-code, codex, gemini, cursor, got ${positionals.join(' ') || 'nothing'}`,
     );
+  // The project form is shared with the repository: paths in the project are written from $CLAUDE_PROJECT_DIR.
+  const project = values.command === undefined && !values.user;
+  const hook = hookArgs(passed, true, project ? projectAnchor('"$CLAUDE_PROJECT_DIR"') : quote);
+  if ('error' in hook) return refuseHookOptions('claude-code', hook.error, io);
+  const { args } = hook;
   const path = resolve(
     values.settings ??
       (values.user

@@ -11,7 +11,16 @@ import {
   type MergedHooks,
 } from '../hooks/mergeAgentHooks.js';
 import { UsageError, type CliIO } from './Command.js';
-import { installArgs, projectHasPackage, PROJECT_BIN, quote, writeHookSettings } from './hookInstallFile.js';
+import {
+  hookArgs,
+  installArgs,
+  projectAnchor,
+  projectHasPackage,
+  PROJECT_BIN,
+  quote,
+  refuseHookOptions,
+  writeHookSettings,
+} from './hookInstallFile.js';
 
 /*
  * `hook install codex|gemini|cursor`: the gate's hook command merged into the agent's own hook
@@ -95,9 +104,14 @@ function ownCommand(agent: HookAgent, args: string): string {
 /** `hook install codex|gemini|cursor`: merges the hook entries into the agent's file (atomically), or prints the diff. */
 export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: CliIO): Promise<number> {
   const install = AGENT_INSTALLS[agent];
-  const { values, positionals, args } = installArgs(argv);
+  const { values, positionals, passed } = installArgs(argv);
   if (positionals.length !== 1 || positionals[0] !== agent)
     throw new UsageError(`hook install ${agent}: unexpected ${positionals.filter((p) => p !== agent).join(' ')}`);
+  // The project command has found the project folder as "$d" by the time it runs the hook.
+  const project = values.command === undefined && !values.user;
+  const hook = hookArgs(passed, false, project ? projectAnchor('"$d"') : quote);
+  if ('error' in hook) return refuseHookOptions(agent, hook.error, io);
+  const { args } = hook;
   const path = resolve(values.settings ?? (values.user ? install.user() : join(process.cwd(), install.project)));
   let command: string;
   if (values.command !== undefined) command = `${values.command}${args}`;

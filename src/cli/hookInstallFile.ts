@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { lineDiff } from '../editor/lineDiff.js';
 import { writeFileAtomic } from '../node/machineFiles.js';
 import { UsageError, type CliIO } from './Command.js';
+import { HOOK_PATH_OPTIONS, hookClassifier, HookOptionError, parseHookOptions } from './hookRun.js';
 
 /*
  * What `hook install` does the same for every agent: its options, the check that the project has
@@ -18,7 +19,7 @@ export const quote = (s: string) => (/^[A-Za-z0-9_./:@=,+-]+$/.test(s) ? s : `"$
 /** Where the package's command sits in a project that installed it. */
 export const PROJECT_BIN = 'node_modules/assistant-safety/dist/src/cli/bin.js';
 
-/** `hook install`'s own options (before `--`) and the hook's options (after it, quoted for the command line). */
+/** `hook install`'s own options (before `--`) and the hook's options (after it, as given). */
 export function installArgs(argv: string[]) {
   const dashes = argv.indexOf('--');
   const own = dashes === -1 ? argv : argv.slice(0, dashes);
@@ -36,7 +37,77 @@ export function installArgs(argv: string[]) {
   });
   if ([values.project, values.user, values.settings !== undefined].filter(Boolean).length > 1)
     throw new UsageError('give one of --project, --user, --settings');
-  return { values, positionals, args: passed.map((a) => ` ${quote(a)}`).join('') };
+  return { values, positionals, passed };
+}
+
+/**
+ * The hook's options (after `--`) as they go on its command line: checked by the hook's own
+ * parser ({@link parseHookOptions}), the rules file read and made into the hook's classifier,
+ * since a wrong option in the settings would refuse every call. Each path (`--rules`,
+ * `--state-dir`, `--record`) is made absolute, then written by `anchor` (the hook runs in the
+ * agent's folder, not this one). Returns the words, each after a space, or what is wrong in one line.
+ *
+ * @example
+ * // in /home/me/repo, which holds rules.json:
+ * hookArgs(['--rules', 'rules.json'], true, quote); // { args: ' --rules /home/me/repo/rules.json' }
+ * hookArgs(['--rulez', 'x.json'], true, quote); // { error: 'unknown option --rulez (did you mean --rules?)' }
+ */
+export function hookArgs(
+  passed: string[],
+  escalates: boolean,
+  anchor: (path: string) => string,
+): { args: string } | { error: string } {
+  try {
+    const { options, tokens } = parseHookOptions(passed, escalates);
+    const given = tokens.flatMap((t) => (t.kind === 'option' ? [t] : []));
+    if (options.rules !== undefined) {
+      try {
+        hookClassifier(options.rules); // what each hook event does with them
+      } catch (e) {
+        return { error: `--rules ${given.findLast((t) => t.name === 'rules')?.value}: ${(e as Error).message}` };
+      }
+    }
+    const words: string[] = [];
+    for (const token of given) {
+      words.push(quote(token.rawName)); // `--rules=x` becomes `--rules x`
+      if (token.value === undefined) continue;
+      words.push(HOOK_PATH_OPTIONS.includes(token.name) ? anchor(resolve(token.value)) : quote(token.value));
+    }
+    return { args: words.map((w) => ` ${w}`).join('') };
+  } catch (e) {
+    if (e instanceof HookOptionError) return { error: e.message };
+    throw e;
+  }
+}
+
+/**
+ * Says why the hook's options were refused (one line, exit 2): nothing is written.
+ *
+ * @example
+ * return refuseHookOptions('claude-code', 'unknown option --rulez (did you mean --rules?)', io);
+ */
+export function refuseHookOptions(agent: string, error: string, io: CliIO): number {
+  io.err(`hook install: the options for hook ${agent} (after --): ${error}; nothing was written`);
+  return 2;
+}
+
+/**
+ * An anchor for {@link hookArgs} in a project's shared settings: a path inside the project folder
+ * (this one) is written from `base`, the shell word the command finds the project by
+ * (`"$CLAUDE_PROJECT_DIR"`), so it works in every clone; one outside it stays absolute.
+ *
+ * @example
+ * // in /home/me/repo:
+ * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/home/me/repo/rules.json'); // '"$CLAUDE_PROJECT_DIR"/rules.json'
+ * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/etc/rules.json'); // '/etc/rules.json'
+ */
+export function projectAnchor(base: string): (path: string) => string {
+  return (path) => {
+    const inside = relative(process.cwd(), path);
+    if (inside === '') return base;
+    const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
+    return outside ? quote(path) : `${base}/${quote(inside)}`;
+  };
 }
 
 /** Whether the project folder has the package installed; says so (and that nothing was written) when not. */

@@ -8,7 +8,8 @@ import { createCodingAgentClassifier, type CodingAgentClassifier } from '../pres
 import { defaultStateDir, type SessionNotes } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
 import { formatIssues, issuesOf } from '../core/Issue.js';
-import type { CliIO } from './Command.js';
+import { didYouMean } from '../core/didYouMean.js';
+import { argumentError, type CliIO } from './Command.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
@@ -71,9 +72,149 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: () => string): Prom
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
+/** The hook command's options, checked (the rules file read, not yet made into a classifier). */
+interface HookOptions {
+  stateDir: string | undefined;
+  /** The rules file's JSON, when `--rules` was given. */
+  rules: unknown;
+  escalate: BlockReasonCode[];
+  targets: TargetMode;
+  profile: ExecutionProfile;
+  /** `--shadow` (the environment's mode is the hook's to read, at each event). */
+  shadow: boolean;
+  deadlineMs: number;
+  redis: string | undefined;
+  record: string | undefined;
+  live: string | undefined;
+}
+
+/** A wrong hook option, in one line: `argument` when the command line itself is wrong (an unknown option). */
+export class HookOptionError extends Error {
+  override name = 'HookOptionError';
+  constructor(
+    message: string,
+    readonly argument = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The options that name a file or folder, which `hook install` makes absolute. */
+export const HOOK_PATH_OPTIONS: readonly string[] = ['rules', 'state-dir', 'record'];
+
+/** The option table (`escalates`: the agent takes `--escalate`, one that can ask a person). */
+function optionTable(escalates: boolean) {
+  return {
+    'state-dir': { type: 'string' },
+    rules: { type: 'string' },
+    ...(escalates && { escalate: { type: 'string' as const } }),
+    targets: { type: 'string', default: 'bind' },
+    profile: { type: 'string', default: DEFAULT_HOOK_PROFILE },
+    shadow: { type: 'boolean' },
+    redis: { type: 'string' },
+    record: { type: 'string' },
+    live: { type: 'string' },
+    'deadline-ms': { type: 'string' },
+  } as const;
+}
+
 /**
- * Runs one hook event of an agent: options checked (each bad one named, exit 2), the event read
- * from stdin within the deadline, decided on its session (files or Redis) and recorded.
+ * Parses and checks a hook command's options as every hook event does, and `hook install` before
+ * it writes them into an agent's settings: a wrong option there would refuse every call. Reads
+ * the rules file (relative to the current folder); {@link hookClassifier} checks it is rules.
+ * Throws a {@link HookOptionError} naming what is wrong, in one line. `tokens` says where each
+ * option stands in `argv`.
+ *
+ * @example
+ * parseHookOptions(['--targets', 'ignore'], true).options.targets; // 'ignore'
+ * parseHookOptions(['--rulez', 'r.json'], true); // throws "unknown option --rulez (did you mean --rules?)"
+ */
+export function parseHookOptions(argv: string[], escalates: boolean) {
+  const table = optionTable(escalates);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: table, tokens: true });
+  } catch (e) {
+    const known = Object.keys(table)
+      .map((o) => `--${o}`)
+      .join(' ');
+    throw new HookOptionError(argumentError(e, known) ?? (e as Error).message, true);
+  }
+  const values = parsed.values as { [name: string]: string | boolean | undefined; shadow?: boolean };
+  const text = (name: string) => values[name] as string | undefined;
+  const targets = text('targets') as TargetMode;
+  if (targets !== 'bind' && targets !== 'ignore')
+    throw new HookOptionError(`--targets must be bind or ignore, got "${targets}"`);
+  const profile = text('profile') as ExecutionProfile;
+  if (!EXECUTION_PROFILES.includes(profile))
+    throw new HookOptionError(`--profile must be one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
+  const escalate: BlockReasonCode[] = [];
+  for (const code of (
+    text('escalate')
+      ?.split(',')
+      .map((s) => s.trim()) ?? []
+  ).filter(Boolean)) {
+    const known = BlockReasonCode.safeParse(code);
+    if (!known.success) {
+      const guess = didYouMean(code, BlockReasonCode.options);
+      throw new HookOptionError(
+        `--escalate: unknown block reason "${code}" (${guess ? `did you mean ${guess}?` : `one of ${BlockReasonCode.options.join(', ')}`})`,
+      );
+    }
+    escalate.push(known.data);
+  }
+  const deadline = text('deadline-ms');
+  const deadlineMs = deadline === undefined ? DEFAULT_DEADLINE_MS : Number(deadline);
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
+    throw new HookOptionError(`--deadline-ms must be a positive whole number of milliseconds, got "${deadline}"`);
+  const redis = text('redis');
+  const live = text('live');
+  if (redis !== undefined && !/^rediss?:\/\/./.test(redis))
+    throw new HookOptionError(`--redis must be a redis:// or rediss:// URL, got "${redis}"`);
+  if (live !== undefined && redis !== undefined)
+    throw new HookOptionError(
+      '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
+    );
+  if (live !== undefined && !URL.canParse(live))
+    throw new HookOptionError(`--live must be the URL \`assistant-safety serve\` printed, got "${live}"`);
+  let rules: unknown;
+  const rulesFile = text('rules');
+  if (rulesFile !== undefined) {
+    try {
+      rules = JSON.parse(readFileSync(rulesFile, 'utf8'));
+    } catch (e) {
+      throw new HookOptionError(`--rules ${rulesFile}: ${(e as Error).message}`);
+    }
+  }
+  const options: HookOptions = {
+    stateDir: text('state-dir'),
+    rules,
+    escalate,
+    targets,
+    profile,
+    shadow: values.shadow === true,
+    deadlineMs,
+    redis,
+    record: text('record'),
+    live,
+  };
+  return { options, tokens: parsed.tokens };
+}
+
+/**
+ * The classifier a hook decides with: the coding-agent table under the rules file's rules.
+ * Throws when the rules are not rules (a ClassifierRulesError naming the path inside them).
+ *
+ * @example
+ * hookClassifier({ tools: { mcp__ci__deploy: 'read' } })('mcp__ci__deploy').kind; // 'read'
+ */
+export function hookClassifier(rules: unknown, cwd?: string): CodingAgentClassifier {
+  return createCodingAgentClassifier({ rules, ...(cwd !== undefined && { cwd }) });
+}
+
+/**
+ * Runs one hook event of an agent: options checked (each bad one named in one line, exit 2), the
+ * event read from stdin within the deadline, decided on its session (files or Redis) and recorded.
  * `escalates` says whether the agent takes `--escalate` (one that can ask a person).
  */
 export async function runHookEvent<I>(
@@ -92,63 +233,21 @@ export async function runHookEvent<I>(
     io.out(usage);
     return 0;
   }
-  let values;
+  let options: HookOptions;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'state-dir': { type: 'string' },
-        rules: { type: 'string' },
-        ...(escalates && { escalate: { type: 'string' } }),
-        targets: { type: 'string', default: 'bind' },
-        profile: { type: 'string', default: DEFAULT_HOOK_PROFILE },
-        shadow: { type: 'boolean' },
-        redis: { type: 'string' },
-        record: { type: 'string' },
-        live: { type: 'string' },
-        'deadline-ms': { type: 'string' },
-      },
-    }));
+    ({ options } = parseHookOptions(argv, escalates));
   } catch (e) {
-    return fail(`${(e as Error).message}\n\n${usage}`);
+    if (!(e instanceof HookOptionError)) return fail(`${(e as Error)?.message ?? String(e)}; the call is refused`);
+    // One line, not the usage: the agent shows this text to the person as the refusal's reason.
+    const command = /^assistant-safety (hook \S+)/.exec(usage)?.[1] ?? 'hook';
+    return fail(e.argument ? `${e.message}; see assistant-safety ${command} --help` : e.message);
   }
   try {
-    const targets = values.targets as TargetMode;
-    if (targets !== 'bind' && targets !== 'ignore') return fail(`--targets must be bind or ignore, got "${targets}"`);
-    const profile = values.profile as ExecutionProfile;
-    if (!EXECUTION_PROFILES.includes(profile))
-      return fail(`--profile must be one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
-    const escalate: BlockReasonCode[] = [];
-    const codes = (values as { escalate?: string }).escalate?.split(',').map((s) => s.trim()) ?? [];
-    for (const code of codes.filter(Boolean)) {
-      const parsed = BlockReasonCode.safeParse(code);
-      if (!parsed.success)
-        return fail(`--escalate: unknown block reason "${code}" (one of ${BlockReasonCode.options.join(', ')})`);
-      escalate.push(parsed.data);
-    }
+    const { targets, profile, escalate, deadlineMs, rules } = options;
     const envMode = process.env.ASSISTANT_SAFETY_HOOK_MODE;
     if (envMode !== undefined && envMode !== '' && envMode !== 'enforce' && envMode !== 'shadow')
       return fail(`ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "${envMode}"`);
-    const mode = values.shadow === true || envMode === 'shadow' ? 'shadow' : 'enforce';
-    const deadlineMs = values['deadline-ms'] === undefined ? DEFAULT_DEADLINE_MS : Number(values['deadline-ms']);
-    if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
-      return fail(`--deadline-ms must be a positive whole number of milliseconds, got "${values['deadline-ms']}"`);
-    if (values.redis !== undefined && !/^rediss?:\/\/./.test(values.redis))
-      return fail(`--redis must be a redis:// or rediss:// URL, got "${values.redis}"`);
-    if (values.live !== undefined && values.redis !== undefined)
-      return fail(
-        '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
-      );
-    if (values.live !== undefined && !URL.canParse(values.live))
-      return fail(`--live must be the URL \`assistant-safety serve\` printed, got "${values.live}"`);
-    let rules: unknown;
-    if (values.rules !== undefined) {
-      try {
-        rules = JSON.parse(readFileSync(values.rules, 'utf8'));
-      } catch (e) {
-        return fail(`--rules ${values.rules}: ${(e as Error).message}`);
-      }
-    }
+    const mode = options.shadow || envMode === 'shadow' ? 'shadow' : 'enforce';
 
     let stage = 'reading the hook input on stdin';
     return await withDeadline(
@@ -171,11 +270,11 @@ export async function runHookEvent<I>(
           );
         const input = parsed.data;
         const sessionId = protocol.sessionId(input);
-        const dir = values['state-dir'] ?? defaultStateDir();
+        const dir = options.stateDir ?? defaultStateDir();
         const recording = createHookRecording({
-          dir: values.record ?? join(dir, 'recordings'),
+          dir: options.record ?? join(dir, 'recordings'),
           sessionId,
-          ...(values.live !== undefined && { live: values.live }),
+          ...(options.live !== undefined && { live: options.live }),
         });
         const settings = {
           targets,
@@ -184,8 +283,8 @@ export async function runHookEvent<I>(
           onWarning: (m: string) => io.err(`assistant-safety: ${m}`),
         } as const;
         const sessions: HookSessions =
-          values.redis !== undefined
-            ? await redisHookSessions(values.redis, dir, { ...settings, recorder: recording.recorder })
+          options.redis !== undefined
+            ? await redisHookSessions(options.redis, dir, { ...settings, recorder: recording.recorder })
             : fileHookSessions(dir, { ...settings, recorder: recording.recorder });
         try {
           const lifecycle = protocol.lifecycle(input);
@@ -197,7 +296,7 @@ export async function runHookEvent<I>(
             await sessions.delete(sessionId);
             return 0;
           }
-          const classify = createCodingAgentClassifier({ rules, cwd: protocol.cwd(input) });
+          const classify = hookClassifier(rules, protocol.cwd(input));
           const isNewFile = (path: string, cwd: string) => !existsSync(isAbsolute(path) ? path : join(cwd, path));
           const output = await sessions.withSession(sessionId, (s, notes) => {
             const answer = protocol.respond(input, s, notes, { classify, escalate, isNewFile });

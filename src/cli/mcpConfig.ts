@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { annotationTrustOf, numberOption, serverOf, splitAtDashes } from './mcpGateway.js';
+import { annotationTrustOf, numberOption, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */
 const CLIENTS = {
@@ -131,9 +131,11 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
   --config FILE   the config file to merge into instead
   --force         replace an entry of the same name
   --rules, --record, --name-verbs, --trust-annotations, --live
-                  the gateway's options (see mcp-gateway --help); paths made absolute
+                  the gateway's options (see mcp-gateway --help); paths made absolute,
+                  the rules file checked (a missing or invalid one is refused)
 
-Exit codes: 0 printed (and written), 2 bad arguments or a config file that is not JSON.`,
+Exit codes: 0 printed (and written), 2 bad arguments (a --rules file that is missing or not
+rules: nothing printed) or a config file that is not JSON.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
     const { values, positionals } = parseArgs({
@@ -164,7 +166,12 @@ Exit codes: 0 printed (and written), 2 bad arguments or a config file that is no
       throw new UsageError('--config and --force go with --write');
 
     const gateway: string[] = ['mcp-gateway'];
-    if (values.rules !== undefined) gateway.push('--rules', resolve(values.rules));
+    if (values.rules !== undefined) {
+      // Checked as the gateway will load them: a bad file would stop the server at every start.
+      const rules = resolve(values.rules);
+      if (readRulesFile(rules, io, 'mcp-config') === undefined) return 2;
+      gateway.push('--rules', rules);
+    }
     if (values.record !== undefined) gateway.push('--record', resolve(values.record));
     if (values['name-verbs']) gateway.push('--name-verbs');
     if (values['trust-annotations'] !== undefined)

@@ -33,6 +33,7 @@ describe('assistant-safety mcp-config', () => {
     '%s: should write the entry next to what the file held, with absolute paths, and read it back',
     async (client, key) => {
       const dir = tempDir();
+      writeFileSync(join(dir, 'rules.json'), '{ "tools": {} }'); // mcp-config checks it as the gateway loads it
       const file = join(dir, 'config.json');
       writeFileSync(file, JSON.stringify({ theme: 'dark', [key]: { other: { command: 'other-server' } } }));
       const server = fixtureCommand(dir);
@@ -99,12 +100,10 @@ describe('assistant-safety mcp-config', () => {
     const dir = tempDir();
     const shown = codeBlocks(docs, 'json').map((b) => JSON.parse(b) as Record<string, Record<string, Entry>>);
     const server = ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/me/notes'];
-    const options = [
-      '--rules',
-      '/home/me/agent/safety-rules.json',
-      '--record',
-      '/home/me/agent/recordings/files.jsonl',
-    ];
+    // The rules file must exist (it is checked); the docs show it under /home/me/agent.
+    const rules = join(dir, 'safety-rules.json');
+    writeFileSync(rules, '{ "tools": {} }');
+    const options = ['--rules', rules, '--record', '/home/me/agent/recordings/files.jsonl'];
     for (const [client, key] of Object.entries(CLIENT_KEYS)) {
       const { out, code, err } = await mcpConfig([client, '--name', 'files', ...options, '--', ...server], {
         cwd: dir,
@@ -116,7 +115,10 @@ describe('assistant-safety mcp-config', () => {
       const asInstalled = {
         ...entry,
         command: '/usr/local/bin/node',
-        args: ['/home/me/agent/node_modules/assistant-safety/dist/src/cli/bin.js', ...entry.args.slice(at)],
+        args: [
+          '/home/me/agent/node_modules/assistant-safety/dist/src/cli/bin.js',
+          ...entry.args.slice(at).map((a) => (a === rules ? '/home/me/agent/safety-rules.json' : a)),
+        ],
       };
       expect(
         shown.some((block) => JSON.stringify(block[key]?.files) === JSON.stringify(asInstalled)),
