@@ -10,7 +10,7 @@
  * the SDK's own hook input types), so the gate's answers and the question show without a model.
  */
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
+import { exampleArgs } from './exampleArgs.js';
 import {
   query,
   type HookCallbackMatcher,
@@ -44,7 +44,10 @@ async function approveInTerminal({ reason }: EscalatedCall): Promise<boolean> {
   }
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { offline: { type: 'boolean' } } });
+const { values, positionals } = exampleArgs('claude-agent-sdk-agent', {
+  allowPositionals: true,
+  options: { offline: { type: 'boolean' } },
+});
 const { hooks, canUseTool } = guardHooks({
   session: createSafetySession({ targets: 'bind', profile: 'detection' }),
   escalate: ['NO_VALIDATED_TARGET', 'TARGET_NOT_VALIDATED'],

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { exampleArgs } from './exampleArgs.js';
 import { DEMO_SCENARIOS, runDemoAgent } from './demoAgent.js';
 
 /*
@@ -8,7 +8,7 @@ import { DEMO_SCENARIOS, runDemoAgent } from './demoAgent.js';
  * session (default into recordings/). Exits 1 if the harness did not catch
  * an unsafe move the way the script expects.
  */
-const { values } = parseArgs({
+const { values } = exampleArgs('demo-agent', {
   options: {
     out: { type: 'string', default: 'recordings' },
     delay: { type: 'string', default: '0' },

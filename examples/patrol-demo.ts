@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { exampleArgs } from './exampleArgs.js';
 import { patrolRecordingText } from 'assistant-safety/patrol';
 import { runPatrolDemo } from './patrolDemo.js';
 
@@ -13,7 +13,7 @@ import { runPatrolDemo } from './patrolDemo.js';
  * writes the run as a Patrol recording the app replays. Exits 1 if
  * the evaluation pass did not catch the missed signal.
  */
-const { values } = parseArgs({
+const { values } = exampleArgs('patrol-demo', {
   options: {
     out: { type: 'string' },
     recording: { type: 'string' },

@@ -13,14 +13,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { exampleArgs } from '../examples/exampleArgs.js';
 import { createLiveRecorder, type LiveRecorder } from '../src/node/createLiveRecorder.js';
 import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
 import { parseRecording } from '../src/index.js';
 import type { SessionRecorder } from '../src/safety/RecordingEntry.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values, positionals } = parseArgs({
+const { values, positionals } = exampleArgs('live-agent', {
   allowPositionals: true,
   options: {
     delay: { type: 'string', default: '300' },

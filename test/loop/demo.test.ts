@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,6 +82,16 @@ describe('the demo agent', () => {
     expect(new Set(entries.map((e) => e.session))).toEqual(new Set(runs.map((r) => r.sessionId)));
     expect(entries.every((e) => e.at >= before)).toBe(true);
     expect(replayRecording(entries).divergences).toEqual([]);
+  });
+
+  it('should refuse an unknown option in one line with the options there are, not a stack trace', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'examples/demo-agent.ts', '--senario', 'x'], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "demo-agent: Unknown option '--senario' (its options: --out, --delay, --scenario, --quiet, --help)",
+    );
   });
 
   it('should run with `npm run demo`, and the committed recordings should be what it writes today', async () => {
