@@ -10,6 +10,7 @@ import { createHookRecording, fileHookSessions, redisHookSessions, type HookSess
 import { formatIssues, issuesOf } from '../core/Issue.js';
 import { didYouMean } from '../core/didYouMean.js';
 import { argumentError, type CliIO } from './Command.js';
+import { liveUrlProblem } from '../live/protocol.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
@@ -175,8 +176,8 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
     throw new HookOptionError(
       '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
     );
-  if (live !== undefined && !URL.canParse(live))
-    throw new HookOptionError(`--live must be the URL \`assistant-safety serve\` printed, got "${live}"`);
+  const liveProblem = live === undefined ? undefined : liveUrlProblem(live);
+  if (liveProblem !== undefined) throw new HookOptionError(`--live: ${liveProblem}`);
   let rules: unknown;
   const rulesFile = text('rules');
   if (rulesFile !== undefined) {

@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { annotationTrustOf, numberOption, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import { liveUrlProblem } from '../live/protocol.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */
 const CLIENTS = {
@@ -176,7 +177,12 @@ rules: nothing printed) or a config file that is not JSON.`,
     if (values['name-verbs']) gateway.push('--name-verbs');
     if (values['trust-annotations'] !== undefined)
       gateway.push('--trust-annotations', annotationTrustOf(values['trust-annotations']));
-    if (values.live !== undefined) gateway.push('--live', values.live);
+    if (values.live !== undefined) {
+      // Checked as the gateway will check it: a URL without its token would stop the server at every start.
+      const problem = liveUrlProblem(values.live);
+      if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
+      gateway.push('--live', values.live);
+    }
     const grace = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
     if (grace !== undefined) gateway.push('--cancel-grace-ms', String(grace));
 

@@ -11,6 +11,7 @@ import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorde
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
 import { checkRedisUrl } from '../redis/cliSupport.js';
+import { liveUrlProblem } from '../live/protocol.js';
 
 /** The install command printed when the optional MCP SDK is missing. */
 const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -228,11 +229,8 @@ the server could not start.`,
       if (rules === undefined) return 2;
     }
     if (values.live !== undefined) {
-      try {
-        new URL(values.live);
-      } catch {
-        throw new UsageError(`--live: not a URL: ${values.live}`);
-      }
+      const problem = liveUrlProblem(values.live);
+      if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
     }
     let listen: { host: string; port: number } | undefined;
     if (values.listen !== undefined) {

@@ -8,6 +8,7 @@ import {
   BATCH_BYTES,
   LIVE_PATH,
   MAX_ENTRIES_PER_MESSAGE,
+  liveUrlProblem,
   MAX_MESSAGE_BYTES,
   TOKEN_HEADER,
 } from '../live/protocol.js';
@@ -66,15 +67,13 @@ export interface LiveRecorder extends SessionRecorder {
 }
 
 function socketUrl(url: unknown, token: string | undefined): { url: string; token: string } {
-  // A URL that could never connect is a mistake in the code, not an outage: said at once, not retried in silence.
-  const printed = 'the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…)';
-  if (typeof url !== 'string' || !URL.canParse(url))
+  const problem = liveUrlProblem(url, token);
+  if (problem !== undefined)
     throw new TypeError(
-      `createLiveRecorder: options.url: expected ${printed}, got ${typeof url === 'string' ? JSON.stringify(url) : String(url)}`,
+      `createLiveRecorder: options.url: ${problem}${problem.startsWith('has no token') ? ', or options.token' : ''}`,
     );
-  const u = new URL(url);
+  const u = new URL(url as string);
   const t = token ?? u.searchParams.get('token') ?? '';
-  if (t === '') throw new TypeError(`createLiveRecorder: options.url: has no token: give ${printed}, or options.token`);
   u.protocol = u.protocol === 'https:' || u.protocol === 'wss:' ? 'wss:' : 'ws:';
   u.pathname = LIVE_PATH;
   u.search = '';
@@ -208,11 +207,12 @@ export function createLiveRecorder(options: LiveRecorderOptions): LiveRecorder {
     });
     socket.on('unexpected-response', (_req, res) => {
       const refused = new Error(`live server refused the connection: HTTP ${res.statusCode}`);
-      // A wrong token never heals: said once even with no onError, or the app stays empty without a word.
+      // A refusal (a wrong token; a Host or Origin the server does not take) never heals: said once
+      // even with no onError, or the app stays empty without a word.
       if (!options.onError && (res.statusCode === 401 || res.statusCode === 403) && !warnedToken) {
         warnedToken = true;
         console.warn(
-          `assistant-safety: createLiveRecorder: ${new URL(target.url).host} refused the token (HTTP ${res.statusCode}); use the URL \`assistant-safety serve\` printed. Entries go only to the fallback.`,
+          `assistant-safety: createLiveRecorder: ${new URL(target.url).host} refused the connection (HTTP ${res.statusCode}): use the URL \`assistant-safety serve\` printed, token included. ${options.fallback ? 'Entries go only to the fallback.' : 'Entries are kept for it, and dropped beyond maxBuffer.'}`,
         );
       }
       report(refused);

@@ -29,7 +29,7 @@ describe('a live recorder with a wrong token', () => {
     await live.close({ timeoutMs: 10 });
     expect(warn.mock.calls).toEqual([
       [
-        `assistant-safety: createLiveRecorder: ${url.host} refused the token (HTTP 403); use the URL \`assistant-safety serve\` printed. Entries go only to the fallback.`,
+        `assistant-safety: createLiveRecorder: ${url.host} refused the connection (HTTP 403): use the URL \`assistant-safety serve\` printed, token included. Entries go only to the fallback.`,
       ],
     ]);
     expect(live.connected).toBe(false);
