@@ -377,8 +377,9 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
         const notes: SessionNotes = fresh ? {} : structuredClone(loaded.notes);
         const value = fn(session, notes);
         if (typeof (value as { then?: unknown } | null)?.then === 'function') {
-          // Its rejection is this error's business now: left alone it would crash the process as unhandled.
-          (value as PromiseLike<unknown>).then(undefined, () => undefined);
+          // A native promise is running already: its rejection is this error's business now (left alone it
+          // would crash the process). Any other thenable may be lazy (a query builder runs on then()): never call it.
+          if (value instanceof Promise) value.catch(() => undefined);
           throw new TypeError(
             `withSession(${JSON.stringify(id)}, fn): fn returned a promise; it must run synchronously (do the tool call outside, then a second withSession to end it). Nothing was saved.`,
           );

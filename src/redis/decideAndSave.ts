@@ -121,7 +121,9 @@ export function createDecideAndSave(ctx: SaveContext) {
       for (const off of unsubscribes) off();
     }
     if (isThenable(value)) {
-      (value as Promise<unknown>).then(undefined, () => undefined);
+      // A native promise is running already: its rejection is this error's business now. Any other
+      // thenable may be lazy (a query builder runs on then()): never call it.
+      if (value instanceof Promise) value.catch(() => undefined);
       throw new AsyncSessionFunctionError(id);
     }
 

@@ -129,6 +129,20 @@ describe('createFileSessionStore', () => {
     }
   });
 
+  it('refuses a lazy thenable without calling its then (a query builder would run the write then)', async () => {
+    const store = createFileSessionStore({ dir: tmp() });
+    let ran = false;
+    const lazy = {
+      then(ok: (v: unknown) => void) {
+        ran = true;
+        ok('written');
+      },
+    };
+    await expect(store.withSession('lazy', () => lazy)).rejects.toThrow(/must run synchronously/);
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toBe(false);
+  });
+
   it('defaults to the XDG state folder, overridden by ASSISTANT_SAFETY_STATE_DIR', () => {
     expect(defaultStateDir({ XDG_STATE_HOME: '/x' })).toBe('/x/assistant-safety/sessions');
     expect(defaultStateDir({ XDG_STATE_HOME: '/x', ASSISTANT_SAFETY_STATE_DIR: '/y' })).toBe('/y');

@@ -126,6 +126,16 @@ describe('createRedisSessionStore', () => {
         session.reset();
       }),
     ).rejects.toBeInstanceOf(AsyncSessionFunctionError);
+    // A lazy thenable (a query builder runs on then()) is refused without being run.
+    let ran = false;
+    const lazy = {
+      then(ok: (v: unknown) => void) {
+        ran = true;
+        ok('written');
+      },
+    };
+    await expect(s.withSession('t', () => lazy)).rejects.toBeInstanceOf(AsyncSessionFunctionError);
+    expect(ran).toBe(false);
     expect((await s.get('t'))?.snapshot.state).toBe('READING');
     expect((await s.get('t'))?.version).toBe(1);
   });
