@@ -1,4 +1,4 @@
-import { createKindSession, createSafetySession, type SafetySession } from '../index.js';
+import { createKindSession, createSafetySession, finishToolCall, type SafetySession } from '../index.js';
 import type { ToolKind } from '../index.js';
 import { detectSignals } from './detectSignals.js';
 import { FindingReport, isActiveFinding, type Finding } from './Finding.js';
@@ -139,7 +139,8 @@ export async function runPatrol(options: RunPatrolOptions): Promise<PatrolRunRes
     } catch (e) {
       result = fail('tool_error', errorText(e));
     }
-    session.endToolCall({ id, ok: result.ok });
+    // As the tool loop does: a read that verifies the last write completes it, so a pass may write again.
+    finishToolCall(session, { id, ok: result.ok });
     const record = {
       id,
       tool: call.tool,

@@ -45,7 +45,7 @@ const NO_DISCOVERY_WARNING =
   'no tool was classified as resolve or read, so every write is blocked for a missing target; see docs/classification.md';
 
 const VERIFY_PENDING_WARNING =
-  'a write was blocked although a read after the last write landed: a bare session completes the verification only when completeVerification() is called (the tool loop, the gateway and the adapters call it); see docs/behaviour.md';
+  'a write was blocked although a read after the last write landed: a bare session completes the verification only when completeVerification() is called (finishToolCall() calls it as the read ends, as the tool loop and the integrations do); see docs/behaviour.md';
 
 type Snapshot = MachineState<SafetyContext>;
 

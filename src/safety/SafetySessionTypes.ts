@@ -28,9 +28,11 @@ export interface SafetySessionOptions {
   /** Called when a `subscribe` listener throws. Nothing it did changes a decision. Default `console.error`. */
   onListenerError?: (error: unknown) => void;
   /**
-   * Told once when the session looks misconfigured: writes keep being blocked for a missing
-   * target and no call was ever a resolve or read (see {@link NO_DISCOVERY_WARNING}). The same
-   * words go in the recording, as the `note` of the entry that triggered it. Default `console.warn`.
+   * Told when the session looks misused, each advice once per session object (a store that restores
+   * a session per call may repeat it): writes keep being blocked for a missing target and no call
+   * was ever a resolve or read (its words also go in the recording, as the `note` of the entry that
+   * triggered it); or a write is blocked with its verification's evidence in, which only the caller
+   * can clear with `completeVerification()`. Default `console.warn`.
    */
   onWarning?: (message: string) => void;
   /**

@@ -2,7 +2,7 @@ import { createSafetySession, createToolLoop } from 'assistant-safety';
 import { describe, expect, it } from 'vitest';
 
 const WARNING =
-  'a write was blocked although a read after the last write landed: a bare session completes the verification only when completeVerification() is called (the tool loop, the gateway and the adapters call it); see docs/behaviour.md';
+  'a write was blocked although a read after the last write landed: a bare session completes the verification only when completeVerification() is called (finishToolCall() calls it as the read ends, as the tool loop and the integrations do); see docs/behaviour.md';
 
 /*
  * A bare session leaves completing a verification to its caller. A caller that forgets gets a block
