@@ -49,7 +49,8 @@ searched for .jsonl, .ndjson and .json files.
 A malformed line or trace is reported with its file and line (in the report's
 errors and on stderr) and the run goes on. On a terminal, a progress line.
 
-Exit codes: 0 audited, 2 bad arguments, a missing path or bad rules.`,
+Exit codes: 0 audited, 1 not one trace audited (the report is still written), 2 bad arguments, a missing
+path or bad rules.`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -64,7 +64,8 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
       `hook install supports claude-code, codex, gemini, cursor, got ${positionals.join(' ') || 'nothing'}`,
     );
   // The project form is shared with the repository: paths in the project are written from $CLAUDE_PROJECT_DIR.
-  const project = values.command === undefined && !values.user;
+  // Settings named elsewhere may belong to another project: their paths are written as they are, absolute.
+  const project = values.command === undefined && !values.user && values.settings === undefined;
   const hook = hookArgs(passed, true, project ? projectAnchor('"$CLAUDE_PROJECT_DIR"') : quote);
   if ('error' in hook) return refuseHookOptions('claude-code', hook.error, io);
   const { args } = hook;

@@ -108,7 +108,8 @@ export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: 
   if (positionals.length !== 1 || positionals[0] !== agent)
     throw new UsageError(`hook install ${agent}: unexpected ${positionals.filter((p) => p !== agent).join(' ')}`);
   // The project command has found the project folder as "$d" by the time it runs the hook.
-  const project = values.command === undefined && !values.user;
+  // Settings named elsewhere may belong to another project: their paths are written absolute.
+  const project = values.command === undefined && !values.user && values.settings === undefined;
   const hook = hookArgs(passed, false, project ? projectAnchor('"$d"') : quote);
   if ('error' in hook) return refuseHookOptions(agent, hook.error, io);
   const { args } = hook;

@@ -103,4 +103,15 @@ describe('hook install with relative paths', () => {
     expect(without.status, without.stderr).toBe(0);
     expect(JSON.parse(without.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   }, 60_000);
+
+  it("writes them absolute when --settings names another project's file, so the hook finds them there", () => {
+    const dir = project();
+    const other = join(mkdtempSync(join(tmpdir(), 'anchor-other-')), 'repo');
+    const settings = join(other, '.claude', 'settings.json');
+    // Before: a path under this folder became "$CLAUDE_PROJECT_DIR"/rules.json, which names a file of the other project.
+    const install = installIn(dir, ['--settings', settings, '--dry-run', '--', '--rules', 'rules.json']);
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stdout).toContain(`--rules ${join(dir, 'rules.json')}`);
+    expect(install.stdout).not.toContain('$CLAUDE_PROJECT_DIR"/rules.json');
+  }, 60_000);
 });
