@@ -1,6 +1,6 @@
 import type { BlockReasonCode } from '../safety/toolKind.js';
-import { BLOCK_REASONS, ESCALATED_BY_DEFAULT } from '../safety/blockReasons.js';
-import { didYouMean, keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { blockReasonProblem, ESCALATED_BY_DEFAULT } from '../safety/blockReasons.js';
+import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
 import { AuditReport, COUNTERFACTUAL_NOTE } from './AuditReport.js';
 import type { TraceAudit } from './gateTrace.js';
 import type { TraceIssue } from './TraceIssue.js';
@@ -77,14 +77,10 @@ const sortedCounts = (r: Record<string, number>) =>
 export function createAuditReport(options: AuditReportOptions = {}): AuditReportBuilder {
   refuseUnknownOptions('createAuditReport', options, keysOf<AuditReportOptions>({ escalate: true }));
   // A misspelt code would count nothing as an escalation, without a word.
-  const codes = Object.keys(BLOCK_REASONS);
-  for (const [i, code] of (options.escalate ?? []).entries())
-    if (!Object.hasOwn(BLOCK_REASONS, code)) {
-      const guess = didYouMean(String(code), codes);
-      throw new TypeError(
-        `createAuditReport: options.escalate.${i}: unknown block reason ${JSON.stringify(code)}${guess ? ` (did you mean ${guess}?)` : ''}; the codes are ${codes.join(', ')}`,
-      );
-    }
+  for (const [i, code] of (options.escalate ?? []).entries()) {
+    const problem = blockReasonProblem(String(code));
+    if (problem !== undefined) throw new TypeError(`createAuditReport: options.escalate.${i}: ${problem}`);
+  }
   const escalate = new Set(options.escalate ?? DEFAULT_ESCALATE);
   const files: AuditReport['files'] = [];
   let traces = 0;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError } from '../harness/classifier.js';
-import { BlockReasonCode } from '../safety/toolKind.js';
+import { blockReasonProblem } from '../safety/blockReasons.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
 import { UsageError, type Command } from './Command.js';
@@ -81,11 +81,10 @@ path or bad rules.`,
       ?.split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const unknownCode = escalate?.find((c) => !BlockReasonCode.options.includes(c as BlockReasonCode));
-    if (unknownCode !== undefined)
-      throw new UsageError(
-        `--escalate: block reason codes, one of ${BlockReasonCode.options.join(', ')}; got "${unknownCode}"`,
-      );
+    for (const code of escalate ?? []) {
+      const problem = blockReasonProblem(code);
+      if (problem !== undefined) throw new UsageError(`--escalate: ${problem}`);
+    }
 
     const tty = process.stderr.isTTY === true;
     let shown = 0;

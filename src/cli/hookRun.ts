@@ -8,7 +8,7 @@ import { createCodingAgentClassifier, type CodingAgentClassifier } from '../pres
 import { defaultStateDir, type SessionNotes } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
 import { formatIssues, issuesOf } from '../core/Issue.js';
-import { didYouMean } from '../core/didYouMean.js';
+import { blockReasonProblem } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
 import { liveUrlProblem } from '../live/protocol.js';
 
@@ -155,14 +155,9 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
       ?.split(',')
       .map((s) => s.trim()) ?? []
   ).filter(Boolean)) {
-    const known = BlockReasonCode.safeParse(code);
-    if (!known.success) {
-      const guess = didYouMean(code, BlockReasonCode.options);
-      throw new HookOptionError(
-        `--escalate: unknown block reason "${code}" (${guess ? `did you mean ${guess}?` : `one of ${BlockReasonCode.options.join(', ')}`})`,
-      );
-    }
-    escalate.push(known.data);
+    const problem = blockReasonProblem(code);
+    if (problem !== undefined) throw new HookOptionError(`--escalate: ${problem}`);
+    escalate.push(code as BlockReasonCode);
   }
   const deadline = text('deadline-ms');
   const deadlineMs = deadline === undefined ? DEFAULT_DEADLINE_MS : Number(deadline);

@@ -1,4 +1,5 @@
 import type { BlockReasonCode } from './toolKind.js';
+import { didYouMean } from '../core/didYouMean.js';
 
 /*
  * Every block reason's facts in one table: what the model reads, what a person can supply, and
@@ -75,6 +76,20 @@ export const BLOCK_REASONS = {
 export const ESCALATED_BY_DEFAULT: readonly BlockReasonCode[] = (
   Object.keys(BLOCK_REASONS) as BlockReasonCode[]
 ).filter((code) => BLOCK_REASONS[code].escalates);
+
+/**
+ * What is wrong with a block reason code as a person typed it (`--escalate`, an `escalate` option),
+ * or undefined: the code meant when one is close, else the codes there are.
+ *
+ * @example
+ * blockReasonProblem('UNVERIFIED_WRTE'); // 'unknown block reason "UNVERIFIED_WRTE" (did you mean UNVERIFIED_WRITE?)'
+ */
+export function blockReasonProblem(code: string): string | undefined {
+  if (Object.hasOwn(BLOCK_REASONS, code)) return undefined;
+  const codes = Object.keys(BLOCK_REASONS);
+  const guess = didYouMean(code, codes);
+  return `unknown block reason ${JSON.stringify(code)} (${guess ? `did you mean ${guess}?` : `one of ${codes.join(', ')}`})`;
+}
 
 /** What a person can supply for a block, or undefined when it is not attestable. */
 export function evidenceFor(code: BlockReasonCode): BlockEvidence | undefined {

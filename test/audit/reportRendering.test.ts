@@ -101,7 +101,10 @@ describe('--escalate', () => {
     expect(all.escalations.calls).toBe((all.blocked.UNVERIFIED_WRITE ?? 0) + (all.blocked.NO_VALIDATED_TARGET ?? 0));
     const bad = await run('--escalate', 'UNVERIFIED_WRITE,NOPE');
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--escalate: block reason codes, one of NO_VALIDATED_TARGET');
-    expect(bad.err).toContain('got "NOPE"');
+    expect(bad.err).toContain('--escalate: unknown block reason "NOPE" (one of NO_VALIDATED_TARGET, ');
+    // The words the hook and createAuditReport use too, with the code meant when it is close.
+    expect((await run('--escalate', 'UNVERIFIED_WRTE')).err).toContain(
+      '--escalate: unknown block reason "UNVERIFIED_WRTE" (did you mean UNVERIFIED_WRITE?)',
+    );
   });
 });
