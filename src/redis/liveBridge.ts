@@ -152,7 +152,9 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
       if (closed) return;
       closed = true;
       client.disconnect();
-      await running;
+      // A command queued for a server that never answered is not settled by disconnect(): waiting on it
+      // would hold `serve --redis` on Ctrl-C for ever when Redis is down.
+      await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       await live.close({ timeoutMs: 2000 });
     },
   };
