@@ -260,6 +260,7 @@ the server could not start.`,
     if (values.redis !== undefined) {
       const redisModule = await importRedis(io);
       if (!redisModule) return 2;
+      let lastRedisError: string | undefined;
       sharedSession = redisModule.createRedisGatewaySession({
         redis: {
           url: values.redis,
@@ -269,7 +270,12 @@ the server could not start.`,
           // Every gateway on the session should be started with the same --targets and --shadow:
           // they apply to the session each save restores.
           session: sessionOptions,
-          onError: (e) => log(`redis: ${e.message}`),
+          // Once per message until another one comes: a server that is down repeats itself every retry.
+          onError: (e) => {
+            if (e.message === lastRedisError) return;
+            lastRedisError = e.message;
+            log(`redis: ${e.message}`);
+          },
         },
         sessionId: values.session!,
         ...(orphanAfterMs !== undefined && { orphanAfterMs }),
@@ -356,7 +362,18 @@ the server could not start.`,
       log(exit.reason === 'server-closed' ? 'the MCP server exited' : 'the client disconnected');
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
-      log(`cannot start ${command}: ${(e as Error).message}`);
+      // A shared session loads from Redis first: a Redis that does not answer is not the server's fault.
+      const name = (e as Error).name;
+      const redisDown =
+        sharedSession !== undefined &&
+        (name === 'MaxRetriesPerRequestError' ||
+          name === 'SessionStoreUnavailableError' ||
+          (e as { code?: unknown }).code === 'ECONNREFUSED');
+      log(
+        redisDown
+          ? `cannot start: Redis at ${values.redis} is not answering (${(e as Error).message})`
+          : `cannot start ${command}: ${(e as Error).message}`,
+      );
       await gateway.close().catch(() => undefined);
       code = 2;
     } finally {
