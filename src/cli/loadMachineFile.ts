@@ -7,6 +7,7 @@ import { patrolKindTesting } from '../patrol/patrolKindTesting.js';
 import type { AnyMachineKindTesting } from '../testing/MachineKindTesting.js';
 import { safetyKindTesting } from '../testing/safetyKindTesting.js';
 import { UsageError, type CliIO } from './Command.js';
+import { jsonSyntaxError } from '../node/machineFiles.js';
 
 /** Reads and validates a machine JSON file; prints a clear message and returns null when it is bad. */
 export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
@@ -16,10 +17,17 @@ export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
 }
 
 function readJson(path: string, io: CliIO): unknown {
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (e) {
     io.err(`${path}: ${(e as Error).message}`);
+    return undefined;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    io.err(`${path}: ${jsonSyntaxError(text, e)}`);
     return undefined;
   }
 }

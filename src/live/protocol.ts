@@ -123,7 +123,8 @@ export type RecordingList = z.infer<typeof RecordingList>;
 
 /** The machines the server offers: file name and parsed JSON (validated by the app with the core's schema). */
 export const MachineList = z.strictObject({
-  machines: z.array(z.strictObject({ file: z.string(), json: z.unknown() })),
+  /** `error`: why the file is not JSON (where it breaks); `json` is null then. */
+  machines: z.array(z.strictObject({ file: z.string(), json: z.unknown(), error: z.optional(z.string()) })),
 });
 export type MachineList = z.infer<typeof MachineList>;
 

@@ -216,6 +216,23 @@ export function recoverMachineFiles(dir: string): void {
 }
 
 /** A machine file as the editor loads it. */
+/**
+ * Where a file's JSON breaks, as a person finds it: line and column (counted from 1), from the
+ * character position `JSON.parse` names, and what it says.
+ *
+ * @example
+ * try { JSON.parse(text); } catch (e) { jsonSyntaxError(text, e); } // 'not JSON at line 3, column 7: Expected ...'
+ */
+export function jsonSyntaxError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = /at position (\d+)/.exec(message);
+  if (!at) return `not JSON: ${message}`;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `not JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+}
+
 export interface MachineFile {
   name: string;
   /** The raw text, for diffs. */

@@ -16,7 +16,7 @@ import {
 } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
-import { recoverMachineFiles } from '../node/machineFiles.js';
+import { jsonSyntaxError, recoverMachineFiles } from '../node/machineFiles.js';
 import { LIVE_INSIGHTS_PATH } from '../insights/index.js';
 import { liveInsights, startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
 
@@ -190,9 +190,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
       try {
         machines.push({ file, json: JSON.parse(text) as unknown });
-      } catch {
-        // Say where, never quote the bytes.
-        machines.push({ file, json: { error: 'not JSON' } });
+      } catch (e) {
+        // Where it breaks, so the app says that instead of judging a stand-in as a machine.
+        machines.push({ file, json: null, error: jsonSyntaxError(text, e) });
       }
     }
     return machines;

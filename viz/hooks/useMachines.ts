@@ -71,7 +71,11 @@ export function useMachines(fromServer: boolean, reload = 0): LoadedMachine[] {
       .then((body: unknown) => {
         const list = MachineList.safeParse(body);
         if (!live || !list.success || list.data.machines.length === 0) return;
-        setMachines(list.data.machines.map((m) => loadMachine(m.file, m.json)));
+        setMachines(
+          list.data.machines.map((m) =>
+            m.error !== undefined ? { file: m.file, ok: false, error: m.error } : loadMachine(m.file, m.json),
+          ),
+        );
       })
       .catch(() => undefined); // keep the bundled machine
     return () => {
