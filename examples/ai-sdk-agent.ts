@@ -12,7 +12,7 @@
  * it in the app.
  */
 import { rmSync } from 'node:fs';
-import { exampleArgs } from './exampleArgs.js';
+import { parseArgs } from 'node:util';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { createClassifier, createSafetySession } from 'assistant-safety';
 import { guardModel, guardTools } from 'assistant-safety/ai-sdk';
 import { createFileRecorder } from 'assistant-safety/node';
 
-const { values } = exampleArgs('ai-sdk-agent', {
+const { values } = parseArgs({
   options: {
     out: { type: 'string', default: 'recordings/ai-sdk-agent.jsonl' },
     stream: { type: 'boolean', default: false },

@@ -12,7 +12,7 @@
  * Writes the session's recording (default recordings/openai-agents-agent.jsonl).
  */
 import { rmSync } from 'node:fs';
-import { exampleArgs } from './exampleArgs.js';
+import { parseArgs } from 'node:util';
 import {
   Agent,
   OutputGuardrailTripwireTriggered,
@@ -28,7 +28,7 @@ import { createClassifier, createSafetySession } from 'assistant-safety';
 import { createFileRecorder } from 'assistant-safety/node';
 import { finalAnswerGuardrail, guardedTool, guardModel } from 'assistant-safety/openai-agents';
 
-const { values } = exampleArgs('openai-agents-agent', {
+const { values } = parseArgs({
   options: {
     out: { type: 'string', default: 'recordings/openai-agents-agent.jsonl' },
     stream: { type: 'boolean', default: false },

@@ -1,4 +1,4 @@
-import { exampleArgs } from './exampleArgs.js';
+import { parseArgs } from 'node:util';
 import { pulseClassifier } from 'assistant-safety';
 import { createRedisSessionStore, type RedisSessionStore } from 'assistant-safety/redis';
 
@@ -16,7 +16,7 @@ import { createRedisSessionStore, type RedisSessionStore } from 'assistant-safet
  * --redis defaults to $REDIS_URL, else redis://127.0.0.1:6379.
  */
 
-const { values } = exampleArgs('redis-workers', {
+const { values } = parseArgs({
   options: {
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     session: { type: 'string', default: 'conversation-1' },
