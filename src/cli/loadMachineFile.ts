@@ -13,7 +13,23 @@ import { jsonSyntaxError } from '../node/machineFiles.js';
 export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
   const json = readJson(path, io);
   if (json === undefined) return null;
+  // A machine of another kind would fail on every guard and event name: say what it is instead.
+  const other = otherKindOf(json);
+  if (other !== undefined) {
+    io.err(
+      `${path}: a ${other} machine (its id says so); this command takes safety machines only (check, paths, mutate and export take either)`,
+    );
+    return null;
+  }
   return build(path, io, () => createSafetyMachine(json));
+}
+
+/** The name of the kind other than safety whose machine ids hold the file's `id`, if any. */
+function otherKindOf(json: unknown): string | undefined {
+  const id = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
+  return Object.keys(MACHINE_KINDS).find(
+    (name) => name !== 'safety' && MACHINE_KINDS[name]!.machineIds.includes(String(id)),
+  );
 }
 
 function readJson(path: string, io: CliIO): unknown {
