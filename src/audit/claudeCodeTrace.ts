@@ -3,6 +3,27 @@ import { textOf } from './openaiTrace.js';
 import { TraceBuilder } from './TraceBuilder.js';
 import { oneOf, parseOr } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';
+import { CODING_AGENT_TOOLS } from '../presets/codingAgent.js';
+import type { ToolDeclaration } from '../classify/classifyFromTools.js';
+
+/**
+ * Claude Code's own tools a trace called, declared with the kinds the hook gives them (`Read` a
+ * read, `Edit` a write): without them an audit of a transcript with no rules file judged every
+ * call an undeclared write. `Bash`, MCP tools and the tools a kind alone would misdescribe
+ * (open-world, state-only) stay for the rules to say.
+ */
+function builtinDeclarations(builder: TraceBuilder): ToolDeclaration[] {
+  const names = new Set<string>();
+  for (const step of builder.steps) {
+    if (step.type !== 'call' || !Object.hasOwn(CODING_AGENT_TOOLS, step.tool)) continue;
+    // A kind alone would lose what qualifies it (open-world output, state-only, decided by an argument).
+    const qualified = Object.keys(CODING_AGENT_TOOLS[step.tool]!).some(
+      (k) => k !== 'kind' && k !== 'path' && k !== 'note',
+    );
+    if (!qualified) names.add(step.tool);
+  }
+  return [...names].map((name) => ({ name, kind: CODING_AGENT_TOOLS[name]!.kind }));
+}
 
 /*
  * Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object a line,
@@ -132,7 +153,7 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         if (builder.problem) out.push({ type: 'malformed', id, ...builder.problem });
         else if (messages === 0)
           out.push({ type: 'skipped', line, reason: `session ${id} has no user or assistant line` });
-        else out.push({ type: 'trace', trace: builder.finish(id, file, line) });
+        else out.push({ type: 'trace', trace: builder.finish(id, file, line, builtinDeclarations(builder)) });
       }
       open.clear();
       return out;
