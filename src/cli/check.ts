@@ -35,6 +35,9 @@ Exit codes: 0 every invariant holds, 1 an invariant fails, 2 a malformed machine
     const machine = loaded.machine as SafetyMachine;
     const graph = exploreMachine(machine);
     const result = checkInvariants(graph);
+    // No invariant can fail in a state nothing reaches: a state left unreachable by an edit is said, not passed.
+    const reached = new Set([...graph.configurations.values()].map((c) => String(c.state)));
+    const unreached = Object.keys(loaded.definition.states).filter((s) => !reached.has(s));
     if (values.json) {
       io.out(
         JSON.stringify(
@@ -45,6 +48,7 @@ Exit codes: 0 every invariant holds, 1 an invariant fails, 2 a malformed machine
             invariants: result.invariants,
             exploreMs: Math.round(graph.ms),
             checkMs: Math.round(result.ms),
+            unreachedStates: unreached,
             violations: result.violations.map((v) => ({
               id: v.invariant.id,
               name: v.invariant.name,
@@ -66,6 +70,8 @@ Exit codes: 0 every invariant holds, 1 an invariant fails, 2 a malformed machine
       io.out(
         `${file}: ${result.configurations} configurations, ${result.edges} edges, ${result.invariants} invariants, ${result.checks} checks (explored in ${Math.round(graph.ms)} ms, checked in ${Math.round(result.ms)} ms)`,
       );
+      for (const state of unreached)
+        io.out(`warning: state ${state} is never reached (no transition leads to it): no invariant is checked there`);
       if (result.violations.length === 0) io.out(`every invariant holds on every edge`);
       else {
         io.out(`${result.violations.length} invariant${result.violations.length === 1 ? '' : 's'} violated:\n`);
