@@ -6,6 +6,8 @@ import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
 import { openRedisRecording } from '../redis/cliSupport.js';
+import { isPatrolRecordingText } from '../patrol/PatrolRecording.js';
+import { replayPatrolFile } from './replayPatrol.js';
 
 const DEFAULT_MAX_DIVERGENCES = 1000;
 
@@ -34,6 +36,8 @@ context differs from what the machine does now. The file is streamed, so a
 recording of any length replays in flat memory; the first N divergences are
 listed (default ${DEFAULT_MAX_DIVERGENCES}) and all of them counted. With --redis, the recording is the
 session's Redis Stream written by createRedisSessionStore({ streams: true }).
+A Patrol run recording (*.patrol.jsonl) replays on machines/patrol.json (or
+--machine FILE), step by step.
 
 Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
   async run(argv, io) {
@@ -75,7 +79,14 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
         io.err(`replay: cannot read ${file}: ${(e as Error).message}`);
         return 2;
       }
-      stream = handle.createReadStream({ highWaterMark: 1 << 20 });
+      // A Patrol run recording (its first line the patrol-run header) replays on the Patrol machine.
+      const head = Buffer.alloc(64);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0).catch(() => ({ bytesRead: 0 }));
+      if (isPatrolRecordingText(head.subarray(0, bytesRead).toString('utf8'))) {
+        await handle.close().catch(() => undefined);
+        return replayPatrolFile(file, values.machine, values.json === true, io);
+      }
+      stream = handle.createReadStream({ highWaterMark: 1 << 20, start: 0 });
     }
     try {
       // The machine file is read now, not the copy built into dist/: an edited machine needs no rebuild.

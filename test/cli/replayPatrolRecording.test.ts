@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+/*
+ * `replay` of the Patrol recording that ships in recordings/: replayed on the Patrol machine, step by
+ * step. Before, it was read as a safety recording and refused with a list of schema errors.
+ */
+const SHIPPED = join('recordings', 'patrol-demo.patrol.jsonl');
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('replay of a Patrol run recording', () => {
+  it('should replay it on the Patrol machine with no divergence', async () => {
+    const r = await run(['replay', SHIPPED]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /^recordings\/patrol-demo\.patrol\.jsonl: a Patrol run recording, \d+ steps \(run patrol-demo\): ends in done\n/,
+    );
+    expect(r.out).toContain('no divergence');
+    const json = JSON.parse((await run(['replay', SHIPPED, '--json'])).out);
+    expect(json).toMatchObject({ kind: 'patrol-run', runId: 'patrol-demo', divergences: [] });
+  });
+
+  it('should name the step a changed recording no longer matches, and exit 1', async () => {
+    const lines = readFileSync(SHIPPED, 'utf8').split('\n');
+    const step = JSON.parse(lines[2]!) as { after: { state: string } };
+    step.after.state = 'nowhere';
+    lines[2] = JSON.stringify(step);
+    const file = join(mkdtempSync(join(tmpdir(), 'patrol-replay-')), 'changed.patrol.jsonl');
+    writeFileSync(file, lines.join('\n'));
+    const r = await run(['replay', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^1 divergence:\n {2}step 2 \(\w+\): recorded \{"state":"nowhere"/m);
+  });
+});
