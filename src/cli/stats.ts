@@ -13,23 +13,30 @@ type Format = (typeof FORMATS)[number];
 class StatsInputError extends Error {}
 
 /** The `.jsonl` files of the paths: files as given, folders searched (recursively, Patrol runs' `*.patrol.jsonl` left out), in name order. */
-async function recordingFiles(paths: readonly string[]): Promise<string[]> {
+async function recordingFiles(paths: readonly string[], io: CliIO): Promise<string[]> {
   const out: string[] = [];
+  let patrol = 0;
   const walk = async (dir: string) => {
     const names = (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
     for (const d of names) {
       if (d.isDirectory()) await walk(join(dir, d.name));
       // A Patrol run's recording (`*.patrol.jsonl`) holds no session's tool calls: not counted.
-      else if (d.isFile() && d.name.endsWith('.jsonl') && !d.name.endsWith('.patrol.jsonl'))
-        out.push(join(dir, d.name));
+      else if (d.isFile() && d.name.endsWith('.patrol.jsonl')) patrol++;
+      else if (d.isFile() && d.name.endsWith('.jsonl')) out.push(join(dir, d.name));
     }
   };
   for (const path of paths) {
     const s = await stat(path).catch(() => undefined);
     if (!s) throw new StatsInputError(`no such file or folder: ${path}`);
     if (s.isDirectory()) await walk(path);
+    else if (path.endsWith('.patrol.jsonl'))
+      throw new StatsInputError(
+        `${path}: a Patrol run recording holds no session's tool calls (replay replays it on the Patrol machine)`,
+      );
     else out.push(path);
   }
+  // Said, so the count of recordings matches what a person sees in the folder.
+  if (patrol > 0) io.err(`stats: left out ${patrol} Patrol run recording${patrol === 1 ? '' : 's'} (*.patrol.jsonl)`);
   return out;
 }
 
@@ -167,7 +174,7 @@ function markdown(s: InsightsSummary): string {
 /** Aggregates the recordings under `paths`. */
 async function statsOf(paths: readonly string[], io: CliIO): Promise<{ summary: InsightsSummary; files: string[] }> {
   const insights = createInsights();
-  const files = await recordingFiles(paths);
+  const files = await recordingFiles(paths, io);
   for (const file of files) {
     const torn = await addFile(insights, file);
     if (torn !== undefined)

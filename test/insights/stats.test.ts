@@ -143,6 +143,18 @@ describe('assistant-safety stats', () => {
     expect(err).toContain('torn.jsonl: line 4 is torn');
   });
 
+  it('should say it left the Patrol run recordings out of a folder, and refuse one given by name', async () => {
+    const folder = await run('stats', RECORDINGS, '--format', 'json');
+    expect(folder.code).toBe(0);
+    expect(folder.err).toContain('stats: left out 1 Patrol run recording (*.patrol.jsonl)');
+    const one = await run('stats', join(RECORDINGS, 'patrol-demo.patrol.jsonl'));
+    expect(one.code).toBe(2);
+    // Before: a list of schema errors, as if it were a broken session recording.
+    expect(one.err).toContain(
+      "a Patrol run recording holds no session's tool calls (replay replays it on the Patrol machine)",
+    );
+  });
+
   it('should refuse an unknown format', async () => {
     const { code, err } = await run('stats', RECORDINGS, '--format', 'xml');
     expect(code).toBe(2);
