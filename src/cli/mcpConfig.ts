@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { annotationTrustOf, numberOption, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
@@ -165,6 +165,12 @@ rules: nothing printed) or a config file that is not JSON.`,
     const server = serverOf(argv.slice(argv.indexOf(client) + 1), split, values, rest, 'mcp-config');
     if ((values.config !== undefined || values.force) && !values.write)
       throw new UsageError('--config and --force go with --write');
+    // The client starts the gateway in a folder of its own: a relative file here would not be found there.
+    for (const arg of server)
+      if (!isAbsolute(arg) && /[/\\.]/.test(arg) && !arg.startsWith('-') && existsSync(arg))
+        io.err(
+          `mcp-config: warning: ${arg} is relative to this folder; the client starts the server elsewhere: give ${resolve(arg)}`,
+        );
 
     const gateway: string[] = ['mcp-gateway'];
     if (values.rules !== undefined) {
