@@ -5,6 +5,46 @@ import type { CallDescriptor } from '../harness/classifier.js';
 import { TOOL_KINDS, type ToolKind } from '../index.js';
 import { withAnnotationTrust, type AnnotationTrust } from './annotationTrust.js';
 import { asObject, messageOf } from './jsonRpc.js';
+import { didYouMean } from '../core/didYouMean.js';
+
+/**
+ * What a rules file says that the server's tool list contradicts: a tool the server does not list,
+ * a target argument its input schema does not have. Either is most likely a typo, and would
+ * otherwise show only as calls judged by other rules or writes blocked for an unvalidated target.
+ */
+function rulesAgainstTools(rules: unknown, tools: readonly unknown[]): string[] {
+  const named = asObject(asObject(rules)?.['tools']);
+  if (!named) return [];
+  const listed = new Map<string, string[] | undefined>();
+  for (const tool of tools) {
+    const o = asObject(tool);
+    if (typeof o?.name !== 'string') continue;
+    const properties = asObject(asObject(o.inputSchema)?.['properties']);
+    listed.set(o.name, properties ? Object.keys(properties) : undefined);
+  }
+  const out: string[] = [];
+  for (const [name, rule] of Object.entries(named)) {
+    if (!listed.has(name)) {
+      const guess = didYouMean(name, [...listed.keys()]);
+      out.push(
+        `the rules name tool ${name}, which the server does not list${guess ? ` (did you mean ${guess}?)` : ''}`,
+      );
+      continue;
+    }
+    const args = listed.get(name);
+    const targets = asObject(rule)?.['targets'];
+    if (!args || !Array.isArray(targets)) continue;
+    for (const path of targets) {
+      const first = typeof path === 'string' ? path.split('.')[0]! : '';
+      if (first === '' || args.includes(first)) continue;
+      const guess = didYouMean(first, args);
+      out.push(
+        `the rules for ${name} bind targets from ${first}, an argument its input schema does not have${guess ? ` (did you mean ${guess}?)` : ''} (it has ${args.join(', ') || 'none'})`,
+      );
+    }
+  }
+  return out;
+}
 
 /*
  * The tool catalogue: what the server declares of its tools, pinned when first seen, and the
@@ -114,6 +154,7 @@ export function createToolCatalogue(options: ToolCatalogueOptions): ToolCatalogu
   const changes: ToolDefinitionChange[] = [];
   const changed = new Map<string, ToolDefinitionChange>();
   let listedOnce = false;
+  let rulesChecked = false;
   let serverHasTools = true;
   /** The declarations are a full listing, not outdated by a list_changed. */
   let listFresh = false;
@@ -195,6 +236,11 @@ export function createToolCatalogue(options: ToolCatalogueOptions): ToolCatalogu
       cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
     } while (cursor !== undefined && ++pages < 1000);
     learn(tools);
+    // Once, against the first full listing: a typo in the rules is said before any call meets it.
+    if (!rulesChecked) {
+      rulesChecked = true;
+      for (const problem of rulesAgainstTools(options.rules, tools)) log(problem);
+    }
     listFresh = true;
   }
 
