@@ -245,7 +245,10 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
         )}
         <HeaderState
           state={mode === 'edit' ? editShown : mode === 'insights' ? undefined : moment.active}
-          blocked={mode !== 'edit' && entry?.decision === 'blocked' ? entry.reasonCode : undefined}
+          blocked={
+            // A safety session's block, never shown over a Patrol run (its steps have no blocks).
+            mode !== 'edit' && !patrolMachine && entry?.decision === 'blocked' ? entry.reasonCode : undefined
+          }
         />
       </header>
 
