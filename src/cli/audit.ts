@@ -116,9 +116,10 @@ path or bad rules.`,
     } finally {
       if (tty && shown > 0) process.stderr.write('\r\x1b[K');
     }
-    for (const e of report.errors) io.err(`audit: ${e.file}:${e.line}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
-    if (report.errorCount > report.errors.length)
-      io.err(`audit: ... and ${report.errorCount - report.errors.length} more problems`);
+    // When nothing was audited the input is likely not conversations at all: a few lines show that.
+    const listed = report.traces === 0 ? report.errors.slice(0, 5) : report.errors;
+    for (const e of listed) io.err(`audit: ${e.file}:${e.line}${e.path ? ` ${e.path}` : ''}: ${e.message}`);
+    if (report.errorCount > listed.length) io.err(`audit: ... and ${report.errorCount - listed.length} more problems`);
     const text = render(report, values.out);
     if (values.out !== undefined) {
       writeFileSync(values.out, text);

@@ -25,7 +25,7 @@ describe('malformed input', () => {
   it('should exit 1 and say so when not one trace could be audited, still writing the report', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-none-'));
     const path = join(dir, 'README.jsonl');
-    writeFileSync(path, '# a README, not an export\nsome prose\n');
+    writeFileSync(path, `# a README, not an export\n${'some prose\n'.repeat(7)}`);
     const err: string[] = [];
     const out: string[] = [];
     // Before: exit 0, with only the counts to show that nothing was audited.
@@ -33,8 +33,11 @@ describe('malformed input', () => {
     expect(code).toBe(1);
     expect(JSON.parse(out.join('\n')).traces).toBe(0);
     expect(err.at(-1)).toBe(
-      'audit: no trace was audited (2 skipped, 2 of them malformed, in 1 file): is the input an export of agent conversations? See --format',
+      'audit: no trace was audited (8 skipped, 8 of them malformed, in 1 file): is the input an export of agent conversations? See --format',
     );
+    // A few of the problems, not a screenful ahead of the line that says what is wrong.
+    expect(err.filter((l) => / not JSON: /.test(l))).toHaveLength(5);
+    expect(err).toContain('audit: ... and 3 more problems');
   });
 
   it('should report a bad JSON line, an unknown role and a result without a call, each with file and line, and audit the rest', async () => {
