@@ -17,6 +17,9 @@ Options:
   --version, -v  print the version`;
 }
 
+/** The longest usage printed after an argument error; a longer one is named, not printed. */
+const USAGE_SHOWN_LINES = 20;
+
 /** Runs the CLI; returns the exit code. */
 export async function main(
   argv: string[],
@@ -49,7 +52,12 @@ export async function main(
   } catch (e) {
     const argument = argumentError(e, command.usage);
     if (e instanceof UsageError || argument !== undefined) {
-      io.err(`assistant-safety ${name}: ${argument ?? (e as Error).message}\n\n${command.usage}`);
+      // A long usage would scroll the one line that says what is wrong off the screen: point to it instead.
+      const usage =
+        command.usage.split('\n').length > USAGE_SHOWN_LINES
+          ? `(assistant-safety ${name} --help shows every option)`
+          : command.usage;
+      io.err(`assistant-safety ${name}: ${argument ?? (e as Error).message}\n\n${usage}`);
       return 2;
     }
     throw e;

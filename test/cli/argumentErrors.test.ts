@@ -36,6 +36,20 @@ describe('argument errors in the tool’s own words', () => {
     expect(err).toMatch(/^assistant-safety: unknown command "chek" \(did you mean "check"\?\)/);
   });
 
+  it('should point to --help instead of printing a long usage after the error, and print a short one', async () => {
+    const long = await run(['mcp-gateway', '--rulez', 'x', '--', 'node', 'server.js']);
+    expect(long.code).toBe(2);
+    // Before: the 68-line usage scrolled the one line that says what is wrong off the screen.
+    expect(long.err.trimEnd().split('\n')).toEqual([
+      'assistant-safety mcp-gateway: unknown option --rulez (did you mean --rules?)',
+      '',
+      '(assistant-safety mcp-gateway --help shows every option)',
+    ]);
+    const short = await run(['export', '--format', 'svg']);
+    expect(short.code).toBe(2);
+    expect(short.err).toContain('assistant-safety export --format mermaid|scxml [--machine FILE]');
+  });
+
   it('should suggest nothing for a name that is nothing like an option', () => {
     expect(didYouMean('--zzzzzz', ['--machine', '--json'])).toBeUndefined();
     expect(didYouMean('--mach', ['--machine', '--json'])).toBe('--machine');
