@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './runCli.js';
 
 /*
  * A --live URL without its token can never reach the app. Every command that takes one refuses it
@@ -12,22 +12,15 @@ import { main } from '../../src/cli/main.js';
 const NO_TOKEN = 'http://127.0.0.1:4400/';
 const PROBLEM = '--live: has no token: give the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…)';
 
-async function run(args: string[]) {
-  const err: string[] = [];
-  const out: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, err: err.join('\n'), out: out.join('\n') };
-}
-
 describe('a --live URL without its token', () => {
   it('should stop mcp-gateway before it starts the server', async () => {
-    const r = await run(['mcp-gateway', '--live', NO_TOKEN, '--', process.execPath, '-e', '']);
+    const r = await runCli(['mcp-gateway', '--live', NO_TOKEN, '--', process.execPath, '-e', '']);
     expect(r.code).toBe(2);
     expect(r.err).toContain(PROBLEM);
   });
 
   it('should stop mcp-config before it prints or writes an entry', async () => {
-    const r = await run(['mcp-config', 'cursor', '--live', NO_TOKEN, '--', 'node', 'server.js']);
+    const r = await runCli(['mcp-config', 'cursor', '--live', NO_TOKEN, '--', 'node', 'server.js']);
     expect(r.code).toBe(2);
     expect(r.err).toContain(PROBLEM);
     expect(r.out).toBe('');
@@ -35,7 +28,7 @@ describe('a --live URL without its token', () => {
 
   it('should stop hook install before it writes the settings', async () => {
     const settings = join(mkdtempSync(join(tmpdir(), 'live-token-')), 'settings.json');
-    const r = await run([
+    const r = await runCli([
       'hook',
       'install',
       'claude-code',
@@ -53,7 +46,7 @@ describe('a --live URL without its token', () => {
   });
 
   it('should take the URL with its token', async () => {
-    const r = await run(['mcp-config', 'cursor', '--live', `${NO_TOKEN}?token=ab12`, '--', 'node', 'server.js']);
+    const r = await runCli(['mcp-config', 'cursor', '--live', `${NO_TOKEN}?token=ab12`, '--', 'node', 'server.js']);
     expect(r.code).toBe(0);
     expect(r.out).toContain(`${NO_TOKEN}?token=ab12`);
   });

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './runCli.js';
 
 /*
  * Patrol's run machine (machines/patrol.json) through the commands: export writes it as the editor's
  * buttons do, and the safety-only commands say what it is instead of a wall of "unknown event" lines.
  */
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 describe('a machine of another kind', () => {
   it('should be exported with its own kind', async () => {
-    const mermaid = await run(['export', '--format', 'mermaid', '--machine', 'machines/patrol.json']);
+    const mermaid = await runCli(['export', '--format', 'mermaid', '--machine', 'machines/patrol.json']);
     expect(mermaid.code).toBe(0);
     expect(mermaid.out).toMatch(/^stateDiagram-v2\n/);
     expect(mermaid.out).toContain('[*] --> idle');
     expect(mermaid.err).toBe('');
-    const scxml = await run(['export', '--format', 'scxml', '--machine', 'machines/patrol.json']);
+    const scxml = await runCli(['export', '--format', 'scxml', '--machine', 'machines/patrol.json']);
     expect(scxml.code).toBe(0);
     expect(scxml.out).toContain('initial="idle"');
   });
@@ -29,7 +22,7 @@ describe('a machine of another kind', () => {
       ['test-paths', '--machine', 'machines/patrol.json'],
       ['replay', 'recordings/two-writes-one-batch.jsonl', '--machine', 'machines/patrol.json'],
     ]) {
-      const r = await run(args);
+      const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err).toBe(
         'machines/patrol.json: a patrol machine (its id says so); this command takes safety machines only (check, paths, mutate and export take either)',

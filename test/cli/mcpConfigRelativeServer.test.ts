@@ -1,21 +1,14 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './runCli.js';
 
 /*
  * The client starts the gateway (and the server after it) in a folder of its own, so a server file
  * given relative to this one is not found there: mcp-config says so, with the absolute path to give.
  */
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 describe('mcp-config with a server file given relative to this folder', () => {
   it('should warn, naming the absolute path, and still print the entry', async () => {
-    const r = await run(['mcp-config', 'cursor', '--', 'node', 'examples/readme-session.ts']);
+    const r = await runCli(['mcp-config', 'cursor', '--', 'node', 'examples/readme-session.ts']);
     expect(r.code).toBe(0);
     expect(r.err).toBe(
       `mcp-config: warning: examples/readme-session.ts is relative to this folder; the client starts the server elsewhere: give ${resolve('examples/readme-session.ts')}`,
@@ -24,7 +17,15 @@ describe('mcp-config with a server file given relative to this folder', () => {
   });
 
   it('should say nothing for a command and arguments that name no file here', async () => {
-    const r = await run(['mcp-config', 'cursor', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp']);
+    const r = await runCli([
+      'mcp-config',
+      'cursor',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '/tmp',
+    ]);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
   });

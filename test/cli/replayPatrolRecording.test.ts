@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './runCli.js';
 
 /*
  * `replay` of the Patrol recording that ships in recordings/: replayed on the Patrol machine, step by
@@ -10,22 +10,15 @@ import { main } from '../../src/cli/main.js';
  */
 const SHIPPED = join('recordings', 'patrol-demo.patrol.jsonl');
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 describe('replay of a Patrol run recording', () => {
   it('should replay it on the Patrol machine with no divergence', async () => {
-    const r = await run(['replay', SHIPPED]);
+    const r = await runCli(['replay', SHIPPED]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
       /^recordings\/patrol-demo\.patrol\.jsonl: a Patrol run recording, \d+ steps \(run patrol-demo\): ends in done\n/,
     );
     expect(r.out).toContain('no divergence');
-    const json = JSON.parse((await run(['replay', SHIPPED, '--json'])).out);
+    const json = JSON.parse((await runCli(['replay', SHIPPED, '--json'])).out);
     expect(json).toMatchObject({ kind: 'patrol-run', runId: 'patrol-demo', divergences: [] });
   });
 
@@ -36,7 +29,7 @@ describe('replay of a Patrol run recording', () => {
     lines[2] = JSON.stringify(step);
     const file = join(mkdtempSync(join(tmpdir(), 'patrol-replay-')), 'changed.patrol.jsonl');
     writeFileSync(file, lines.join('\n'));
-    const r = await run(['replay', file]);
+    const r = await runCli(['replay', file]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/^1 divergence:\n {2}step 2 \(\w+\): recorded \{"state":"nowhere"/m);
   });

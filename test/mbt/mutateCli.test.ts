@@ -2,14 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCli } from '../cli/runCli.js';
 
 describe('assistant-safety mutate', () => {
   it('should exit 2 naming the problem for a malformed machine file', async () => {
@@ -18,15 +11,15 @@ describe('assistant-safety mutate', () => {
       join(dir, 'bad.json'),
       JSON.stringify({ id: 'x', description: 'x', initial: 'NOWHERE', guards: {}, actions: {}, states: {} }),
     );
-    const bad = await run(['mutate', '--machine', join(dir, 'bad.json')]);
+    const bad = await runCli(['mutate', '--machine', join(dir, 'bad.json')]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('initial: unknown state "NOWHERE"');
-    const missing = await run(['mutate', '--machine', join(dir, 'missing.json')]);
+    const missing = await runCli(['mutate', '--machine', join(dir, 'missing.json')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('missing.json');
   });
 
   it('should exit 2 on an unknown option', async () => {
-    expect((await run(['mutate', '--frobnicate'])).code).toBe(2);
+    expect((await runCli(['mutate', '--frobnicate'])).code).toBe(2);
   });
 });

@@ -2,18 +2,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCli } from '../cli/runCli.js';
 
 describe('assistant-safety paths', () => {
   it('should write the shortest paths as Markdown with readable names', async () => {
-    const { code, out } = await run(['paths', '--format', 'md', '--skip-mutants']);
+    const { code, out } = await runCli(['paths', '--format', 'md', '--skip-mutants']);
     expect(code).toBe(0);
     expect(out).toMatch(/^# QA report: /);
     expect(out).toContain('<summary>1. RESOLVING · begin resolve ⇒ RESOLVING, resolve allowed</summary>');
@@ -25,7 +18,7 @@ describe('assistant-safety paths', () => {
 
   it('should write JSON plans to --out DIR for other tools', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mbt-paths-'));
-    const { code, out } = await run(['paths', '--strategy', 'simple', '--depth', '2', '--out', dir]);
+    const { code, out } = await runCli(['paths', '--strategy', 'simple', '--depth', '2', '--out', dir]);
     expect(code).toBe(0);
     expect(out).toContain('paths-simple.json');
     const doc = JSON.parse(readFileSync(join(dir, 'paths-simple.json'), 'utf8'));
@@ -35,17 +28,17 @@ describe('assistant-safety paths', () => {
   });
 
   it('should write a JUnit test plan with one testcase a path', async () => {
-    const { code, out } = await run(['paths', '--format', 'junit']);
+    const { code, out } = await runCli(['paths', '--format', 'junit']);
     expect(code).toBe(0);
-    const json = JSON.parse((await run(['paths'])).out);
+    const json = JSON.parse((await runCli(['paths'])).out);
     expect(out.match(/<testcase /g)?.length).toBe(json.plans.length);
   });
 
   it('should exit 2 on bad arguments, naming them', async () => {
-    expect((await run(['paths', '--format', 'pdf'])).err).toContain(
+    expect((await runCli(['paths', '--format', 'pdf'])).err).toContain(
       '--format must be json, md, html or junit, got "pdf"',
     );
-    expect((await run(['paths', '--strategy', 'simple', '--depth', '0'])).code).toBe(2);
-    expect((await run(['paths', '--strategy', 'longest'])).code).toBe(2);
+    expect((await runCli(['paths', '--strategy', 'simple', '--depth', '0'])).code).toBe(2);
+    expect((await runCli(['paths', '--strategy', 'longest'])).code).toBe(2);
   });
 });

@@ -2,18 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCli } from '../cli/runCli.js';
 
 describe('check, paths and mutate on the Patrol machine', () => {
   it('should check machines/patrol.json with its own invariants, the kind read from its id', async () => {
-    const { code, out } = await run(['check', 'machines/patrol.json']);
+    const { code, out } = await runCli(['check', 'machines/patrol.json']);
     expect(code).toBe(0);
     expect(out).toMatch(/^machines\/patrol\.json \(patrol\): \d+ configurations, \d+ edges, 6 invariants/);
     expect(out).toContain('every invariant holds on every edge');
@@ -29,8 +22,8 @@ describe('check, paths and mutate on the Patrol machine', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'patrol-cli-')), 'patrol.json');
     writeFileSync(file, JSON.stringify(json));
     // Another id: read as a safety machine unless --kind says otherwise.
-    expect((await run(['check', file])).code).toBe(2);
-    const { code, out } = await run(['check', file, '--kind', 'patrol']);
+    expect((await runCli(['check', file])).code).toBe(2);
+    const { code, out } = await runCli(['check', file, '--kind', 'patrol']);
     expect(code).toBe(1);
     expect(out).toContain('✗ P4 exactly one record');
     expect(out).toContain('✗ P5 phases in order');
@@ -38,7 +31,7 @@ describe('check, paths and mutate on the Patrol machine', () => {
   });
 
   it('should write path plans that start idle and name each event and state', async () => {
-    const { code, out } = await run(['paths', 'machines/patrol.json']);
+    const { code, out } = await runCli(['paths', 'machines/patrol.json']);
     expect(code).toBe(0);
     const report = JSON.parse(out) as {
       kind: string;
@@ -49,11 +42,11 @@ describe('check, paths and mutate on the Patrol machine', () => {
     expect(report.plans.length).toBeGreaterThanOrEqual(report.configurations - 1);
     expect(report.plans[0]!.steps[0]).toMatchObject({ event: { type: 'START' }, state: 'gating' });
     expect(report.plans.some((p) => p.steps.at(-1)!.state === 'done')).toBe(true);
-    expect((await run(['paths', 'machines/patrol.json', '--format', 'html'])).code).toBe(2);
+    expect((await runCli(['paths', 'machines/patrol.json', '--format', 'html'])).code).toBe(2);
   });
 
   it('should kill every mutant of machines/patrol.json', async () => {
-    const { code, out } = await run(['mutate', 'machines/patrol.json', '--json']);
+    const { code, out } = await runCli(['mutate', 'machines/patrol.json', '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ kind: 'patrol', survived: 0, equivalent: 0, score: 100 });
   });
