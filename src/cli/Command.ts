@@ -1,4 +1,4 @@
-import { didYouMean } from '../core/knownKeys.js';
+import { didYouMean } from '../core/didYouMean.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIO {

@@ -5,9 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { ClaudeCodeSettingsError, mergeClaudeCodeSettings } from '../hooks/mergeClaudeCodeSettings.js';
 import { UsageError, type CliIO } from './Command.js';
 import {
-  hookArgs,
+  installedHookArgs,
   installArgs,
-  projectAnchor,
   projectHasPackage,
   PROJECT_BIN,
   quote,
@@ -63,10 +62,7 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
     throw new UsageError(
       `hook install supports claude-code, codex, gemini, cursor, got ${positionals.join(' ') || 'nothing'}`,
     );
-  // The project form is shared with the repository: paths in the project are written from $CLAUDE_PROJECT_DIR.
-  // Settings named elsewhere may belong to another project: their paths are written as they are, absolute.
-  const project = values.command === undefined && !values.user && values.settings === undefined;
-  const hook = hookArgs(passed, true, project ? projectAnchor('"$CLAUDE_PROJECT_DIR"') : quote);
+  const hook = installedHookArgs(values, passed, true, '"$CLAUDE_PROJECT_DIR"');
   if ('error' in hook) return refuseHookOptions('claude-code', hook.error, io);
   const { args } = hook;
   const path = resolve(

@@ -12,9 +12,8 @@ import {
 } from '../hooks/mergeAgentHooks.js';
 import { UsageError, type CliIO } from './Command.js';
 import {
-  hookArgs,
+  installedHookArgs,
   installArgs,
-  projectAnchor,
   projectHasPackage,
   PROJECT_BIN,
   quote,
@@ -108,9 +107,7 @@ export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: 
   if (positionals.length !== 1 || positionals[0] !== agent)
     throw new UsageError(`hook install ${agent}: unexpected ${positionals.filter((p) => p !== agent).join(' ')}`);
   // The project command has found the project folder as "$d" by the time it runs the hook.
-  // Settings named elsewhere may belong to another project: their paths are written absolute.
-  const project = values.command === undefined && !values.user && values.settings === undefined;
-  const hook = hookArgs(passed, false, project ? projectAnchor('"$d"') : quote);
+  const hook = installedHookArgs(values, passed, false, '"$d"');
   if ('error' in hook) return refuseHookOptions(agent, hook.error, io);
   const { args } = hook;
   const path = resolve(values.settings ?? (values.user ? install.user() : join(process.cwd(), install.project)));

@@ -52,7 +52,7 @@ export function installArgs(argv: string[]) {
  * hookArgs(['--rules', 'rules.json'], true, quote); // { args: ' --rules /home/me/repo/rules.json' }
  * hookArgs(['--rulez', 'x.json'], true, quote); // { error: 'unknown option --rulez (did you mean --rules?)' }
  */
-export function hookArgs(
+function hookArgs(
   passed: string[],
   escalates: boolean,
   anchor: (path: string) => string,
@@ -81,6 +81,25 @@ export function hookArgs(
 }
 
 /**
+ * {@link hookArgs} as `hook install` writes them: in the shared project settings (no `--command`,
+ * `--user` or `--settings`) a path in the project is written from `projectBase`, the shell word the
+ * installed command finds the project by; elsewhere it is absolute (settings named with
+ * `--settings` may belong to another project).
+ *
+ * @example
+ * installedHookArgs(values, ['--rules', 'rules.json'], true, '"$CLAUDE_PROJECT_DIR"');
+ */
+export function installedHookArgs(
+  values: { command?: string | undefined; user?: boolean | undefined; settings?: string | undefined },
+  passed: string[],
+  escalates: boolean,
+  projectBase: string,
+): { args: string } | { error: string } {
+  const project = values.command === undefined && !values.user && values.settings === undefined;
+  return hookArgs(passed, escalates, project ? projectAnchor(projectBase) : quote);
+}
+
+/**
  * Says why the hook's options were refused (one line, exit 2): nothing is written.
  *
  * @example
@@ -101,7 +120,7 @@ export function refuseHookOptions(agent: string, error: string, io: CliIO): numb
  * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/home/me/repo/rules.json'); // '"$CLAUDE_PROJECT_DIR"/rules.json'
  * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/etc/rules.json'); // '/etc/rules.json'
  */
-export function projectAnchor(base: string): (path: string) => string {
+function projectAnchor(base: string): (path: string) => string {
   return (path) => {
     const inside = relative(process.cwd(), path);
     if (inside === '') return base;

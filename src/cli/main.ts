@@ -1,6 +1,6 @@
 import { commands } from './commands.js';
 import { argumentError, UsageError, type CliIO } from './Command.js';
-import { didYouMean } from '../core/knownKeys.js';
+import { didYouMean } from '../core/didYouMean.js';
 import { packageVersion } from '../node/packageRoot.js';
 
 function help(): string {

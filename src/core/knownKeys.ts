@@ -1,8 +1,6 @@
 import { didYouMean } from './didYouMean.js';
 import { pollutedKey, pollutionMessage } from './Issue.js';
 
-export { didYouMean };
-
 /** Every key of `T`, each `true`: a key `T` gains and the list lacks (or the reverse) fails to compile. */
 export type EveryKey<T> = { [K in keyof Required<T>]: true };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { argumentError } from '../../src/cli/Command.js';
-import { didYouMean } from '../../src/core/knownKeys.js';
+import { didYouMean } from '../../src/core/didYouMean.js';
 import { main } from '../../src/cli/main.js';
 
 async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
