@@ -14,8 +14,8 @@ export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
   const json = readJson(path, io);
   if (json === undefined) return null;
   // A machine of another kind would fail on every guard and event name: say what it is instead.
-  const other = otherKindOf(json);
-  if (other !== undefined) {
+  const other = kindNameOf(json);
+  if (other !== 'safety') {
     io.err(
       `${path}: a ${other} machine (its id says so); this command takes safety machines only (check, paths, mutate and export take either)`,
     );
@@ -24,12 +24,10 @@ export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {
   return build(path, io, () => createSafetyMachine(json));
 }
 
-/** The name of the kind other than safety whose machine ids hold the file's `id`, if any. */
-function otherKindOf(json: unknown): string | undefined {
+/** The kind whose machine ids hold the file's `id`; safety for any other id. */
+function kindNameOf(json: unknown): string {
   const id = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
-  return Object.keys(MACHINE_KINDS).find(
-    (name) => name !== 'safety' && MACHINE_KINDS[name]!.machineIds.includes(String(id)),
-  );
+  return Object.keys(MACHINE_KINDS).find((name) => MACHINE_KINDS[name]!.machineIds.includes(String(id))) ?? 'safety';
 }
 
 function readJson(path: string, io: CliIO): unknown {
@@ -91,9 +89,7 @@ export function loadKindMachineFile(path: string, io: CliIO, kind: string | unde
     throw new UsageError(`--kind must be ${Object.keys(MACHINE_KINDS).join(' or ')}, got "${kind}"`);
   const json = readJson(path, io);
   if (json === undefined) return null;
-  const id = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
-  const kindName =
-    kind ?? Object.keys(MACHINE_KINDS).find((name) => MACHINE_KINDS[name]!.machineIds.includes(String(id))) ?? 'safety';
+  const kindName = kind ?? kindNameOf(json);
   const testing = MACHINE_KINDS[kindName]!;
   const machine = build(path, io, () => createMachineOfKind(testing.kind, json));
   return machine && { kindName, testing, machine, definition: definitionOf(machine)! };

@@ -16,16 +16,17 @@ export const TOKEN_HEADER = 'x-assistant-safety-token';
 /**
  * What keeps `url` (with `token`, when the URL does not carry one) from ever reaching a live hub,
  * in words, or undefined: a URL that could never connect is a mistake to say at once, not an
- * outage to retry in silence.
+ * outage to retry in silence. `tokenElsewhere` names where else a caller may give the token.
  *
  * @example
  * liveUrlProblem('http://127.0.0.1:4400/'); // 'has no token: give the URL `assistant-safety serve` printed (…)'
  */
-export function liveUrlProblem(url: unknown, token?: string): string | undefined {
+export function liveUrlProblem(url: unknown, token?: string, tokenElsewhere?: string): string | undefined {
   const printed = 'the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…)';
   if (typeof url !== 'string' || !URL.canParse(url))
     return `expected ${printed}, got ${typeof url === 'string' ? JSON.stringify(url) : String(url)}`;
-  if ((token ?? new URL(url).searchParams.get('token') ?? '') === '') return `has no token: give ${printed}`;
+  if ((token ?? new URL(url).searchParams.get('token') ?? '') === '')
+    return `has no token: give ${printed}${tokenElsewhere ? `, or ${tokenElsewhere}` : ''}`;
   return undefined;
 }
 /** The WebSocket subprotocol the hub speaks; the server selects it when a browser offers it. */

@@ -67,11 +67,8 @@ export interface LiveRecorder extends SessionRecorder {
 }
 
 function socketUrl(url: unknown, token: string | undefined): { url: string; token: string } {
-  const problem = liveUrlProblem(url, token);
-  if (problem !== undefined)
-    throw new TypeError(
-      `createLiveRecorder: options.url: ${problem}${problem.startsWith('has no token') ? ', or options.token' : ''}`,
-    );
+  const problem = liveUrlProblem(url, token, 'options.token');
+  if (problem !== undefined) throw new TypeError(`createLiveRecorder: options.url: ${problem}`);
   const u = new URL(url as string);
   const t = token ?? u.searchParams.get('token') ?? '';
   u.protocol = u.protocol === 'https:' || u.protocol === 'wss:' ? 'wss:' : 'ws:';
