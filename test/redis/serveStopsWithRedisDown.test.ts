@@ -1,32 +1,18 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cli, ROOT } from '../mcp/helpers.js';
 
 /*
  * `serve --redis URL` stops on the first Ctrl-C even when Redis never answered: before, the bridge's
  * close waited on a command ioredis never settles, so the process ignored the first signal (and, under a
  * supervisor's single SIGTERM or `timeout`, ran on until killed).
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('serve --redis with Redis down', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`should stop on one ${signal}`, async () => {
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          join(ROOT, 'src', 'cli', 'bin.ts'),
-          'serve',
-          '--port',
-          '0',
-          '--redis',
-          'redis://127.0.0.1:1',
-        ],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
+      const [node, ...args] = cli(['serve', '--port', '0', '--redis', 'redis://127.0.0.1:1']);
+      const child = spawn(node!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout!.on('data', (d: Buffer) => (out += String(d)));
       child.stderr!.on('data', (d: Buffer) => (out += String(d)));
