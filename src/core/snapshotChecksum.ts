@@ -146,7 +146,8 @@ function walk(value: unknown, depth: number, copying: boolean): unknown {
  * and only those fields count, in that order: the checksum is the one of an object holding just
  * them, and the copy (even when not `copying`, a new object) holds just them. `shallow` names, for
  * some of those fields, how to copy the object there (one literal of its fields, see
- * `MachineKind.copyContext`); the checksum stays the one of the plain walk.
+ * `MachineKind.copyContext`); such an object's field names are checked rather than hashed, so its
+ * checksum differs from the plain walk's: a writer and a reader must name the same fields and copiers.
  *
  * @example
  * copyWithChecksum({ a: [1, 'x'] })?.checksum; // 8 hex digits, the same for an equal value
@@ -193,26 +194,37 @@ function walkFields(
 }
 
 /**
- * An object copied by its shallow copier first, then walked: the same checksum as the plain walk of
- * an object with the copier's fields in the copier's order, and a copy of one shape (a transitioning
+ * An object copied by its shallow copier first, then walked: a copy of one shape (a transitioning
  * store per field into `{}`, as the plain walk copies, was most of a restore's copy). The value must
- * have exactly the copier's fields: one more, and it is not plain data of this shape.
+ * have exactly the copier's fields: one more, or one missing, and it is not plain data of this shape.
+ * The field names are not hashed: that the value has exactly the copier's fields is checked, and the
+ * values are hashed in the copier's order, so a renamed or moved field still changes the result or
+ * fails the check (hashing the names was a fifth of a restore's walk).
  */
 function walkShallow(value: unknown, copier: ShallowCopy, copying: boolean): object {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
   if (Object.getPrototypeOf(value) !== Object.prototype) throw NOT_JSON;
   const out = copier(value as never) as Record<string, unknown>;
-  const keys = Object.keys(out);
+  const keys = copierKeys(copier, out);
   if (Object.keys(value).length !== keys.length) throw NOT_JSON;
   mix(TAG.object);
+  mix(keys.length);
   for (let k = 0; k < keys.length; k++) {
     const key = keys[k]!;
     const v = out[key];
     if (v === undefined) throw NOT_JSON; // a field the value lacks: not a snapshot of this shape
-    mixKey(key);
     const copy = walk(v, 2, copying);
     if (copy !== v) out[key] = copy;
   }
   mix(TAG.end);
   return out;
+}
+
+/** Each copier's field names, in its order: the same for every copy it makes. */
+const copierFields = new WeakMap<ShallowCopy, readonly string[]>();
+
+function copierKeys(copier: ShallowCopy, copy: object): readonly string[] {
+  let keys = copierFields.get(copier);
+  if (keys === undefined) copierFields.set(copier, (keys = Object.keys(copy)));
+  return keys;
 }

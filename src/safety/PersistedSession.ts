@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
+import { copyContext, isWorldWrite, MAX_COUNT, SafetyContext } from './SafetyContext.js';
 import { SessionState } from './toolKind.js';
 import { formatIssues, issuesOf, IssueError, safeParseInput, type Issue } from '../core/Issue.js';
 import { readSnapshot } from '../core/readSnapshot.js';
-import { copyWithChecksum } from '../core/snapshotChecksum.js';
+import { copyWithChecksum, type ShallowCopy } from '../core/snapshotChecksum.js';
 
 /** The snapshot format this build writes. It reads this one and every older one, through {@link SNAPSHOT_MIGRATIONS}. */
 export const PERSISTED_SESSION_VERSION = 4;
@@ -128,8 +128,8 @@ export function persistedSessionOf(
     context,
     blockStreak,
   } as const;
-  const copied = copyWithChecksum(body);
-  const copy = copied?.copy ?? { ...body, context: structuredClone(context) };
+  const copied = checksummedCopy(body, true);
+  const copy = (copied?.copy ?? { ...body, context: structuredClone(context) }) as typeof body;
   return {
     format: copy.format,
     version: copy.version,
@@ -139,6 +139,26 @@ export function persistedSessionOf(
     blockStreak: copy.blockStreak,
     ...(copied && { checksum: copied.checksum }),
   };
+}
+
+/** The fields the checksum covers, in the order both `persist()` and a restore walk them (all but the id and the checksum). */
+const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
+/** The context is copied as one literal of its fields (one object shape for the session's first step). */
+const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
+
+/**
+ * A snapshot's checksummed fields, copied (or, with `copying` false, for a value nobody else holds,
+ * only gathered), and their checksum: the one walk `persist()` writes the checksum with and a restore
+ * proves it with. `undefined` for anything that is not plain JSON data of the snapshot's shape.
+ *
+ * @example
+ * checksummedCopy(JSON.parse(JSON.stringify(session.persist())), false)?.checksum; // the snapshot's own checksum
+ */
+export function checksummedCopy(
+  snapshot: object,
+  copying: boolean,
+): { copy: Record<string, unknown>; checksum: string } | undefined {
+  return copyWithChecksum(snapshot as Record<string, unknown>, copying, CHECKSUM_FIELDS, SHALLOW_COPIES);
 }
 
 /** Prefix that keeps call ids apart from object property names while zod reads the calls (see below). */

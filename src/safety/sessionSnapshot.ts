@@ -2,9 +2,13 @@
  * What a safety session reads when it starts: its clock, its settings, and a snapshot it may trust
  * without the full check (one this build wrote, its checksum intact).
  */
-import { PERSISTED_SESSION_VERSION, structuralIssues, type PersistedSession } from './PersistedSession.js';
 import {
-  copyContext,
+  checksummedCopy,
+  PERSISTED_SESSION_VERSION,
+  structuralIssues,
+  type PersistedSession,
+} from './PersistedSession.js';
+import {
   DEFAULT_CONFIG,
   UNRECORDED_DEFAULTS,
   MAX_APPROVALS,
@@ -16,7 +20,6 @@ import {
 } from './SafetyContext.js';
 import { MAX_USER_MESSAGES } from './userWords.js';
 import { safeParseInput } from '../core/Issue.js';
-import { copyWithChecksum, type ShallowCopy } from '../core/snapshotChecksum.js';
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
 import { describe, SafetyInputError } from './sessionInput.js';
 
@@ -64,7 +67,7 @@ export function trustedSnapshot(input: unknown): PersistedSession | undefined {
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
     const id = s['id'];
     if (typeof id !== 'string' || id.length === 0) return undefined;
-    const copied = copyWithChecksum(s, !owned, CHECKSUM_FIELDS, SHALLOW_COPIES);
+    const copied = checksummedCopy(s, !owned);
     if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
     // The copy is a new object either way (it holds the checksummed fields only): add the id last,
     // where a restore's recorded snapshot has always had it.
@@ -100,10 +103,6 @@ function withinCaps(context: SafetyContext): boolean {
 
 /** The fields of a snapshot `persist()` writes, its checksum included. */
 const TRUSTED_KEYS = 7;
-/** The fields the checksum covers, in the order `persist()` walks them (all but the id and the checksum). */
-const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
-/** The context is copied as one literal of its fields (one object shape for the session's first step). */
-const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
 
 /** The config's settings, in its schema's order: one session option each. */
 const CONFIG_KEYS = Object.keys(SafetyConfig.def.shape) as (keyof SafetyConfig)[];

@@ -12,7 +12,7 @@ import {
   type SafetyContext,
   type SafetyEvent,
 } from 'assistant-safety';
-import { copyWithChecksum } from '../../src/core/snapshotChecksum.js';
+import { checksummedCopy } from '../../src/safety/PersistedSession.js';
 
 /*
  * A checksum spares a restore the parsing, but anyone who edits a snapshot can recompute it. What
@@ -28,7 +28,7 @@ function forged(edit: (body: { state: string; context: Record<string, unknown> }
   session.targetEstablished({ targets: ['vm:1'] });
   const { checksum: _, id, ...body } = JSON.parse(JSON.stringify(session.persist()));
   edit(body);
-  return { ...body, id, checksum: copyWithChecksum(body)!.checksum };
+  return { ...body, id, checksum: checksummedCopy(body, false)!.checksum };
 }
 
 function refusal(input: unknown): SnapshotError {

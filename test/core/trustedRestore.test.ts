@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSafetySession, restoreSafetySession, SnapshotError } from 'assistant-safety';
-import { copyWithChecksum } from '../../src/core/snapshotChecksum.js';
+import { checksummedCopy } from '../../src/safety/PersistedSession.js';
 import { sessionCall } from '../compiled/executors.js';
 
 /*
@@ -70,8 +70,29 @@ describe('restoring a snapshot the session wrote itself', () => {
     const session = createSafetySession({ now: clock });
     const { checksum: _, id, ...body } = JSON.parse(JSON.stringify(session.persist()));
     body.blockStreak = -1;
-    const forged = { ...body, id, checksum: copyWithChecksum(body)!.checksum };
+    const forged = { ...body, id, checksum: checksummedCopy(body, false)!.checksum };
     expect(() => restoreSafetySession(forged, { now: clock })).not.toThrow();
     expect(() => restoreSafetySession({ ...forged, checksum: '00000000' }, { now: clock })).toThrow(/blockStreak/);
+  });
+
+  it('should notice a context field moved or renamed, though field names are checked rather than hashed', () => {
+    const session = createSafetySession({ now: clock });
+    session.beginToolCall({ id: 'r', kind: 'read', tool: 'vm_status' });
+    session.endToolCall({ id: 'r', ok: true });
+    const snapshot = JSON.parse(JSON.stringify(session.persist()));
+    expect(checksummedCopy(snapshot, false)?.checksum).toBe(snapshot.checksum);
+    // Two fields of the same type swap values: the values are hashed in the context's field order.
+    const swapped = structuredClone(snapshot);
+    [swapped.context.lastReadAt, swapped.context.lastWriteAt] = [
+      snapshot.context.lastWriteAt,
+      snapshot.context.lastReadAt,
+    ];
+    expect(checksummedCopy(swapped, false)?.checksum).not.toBe(snapshot.checksum);
+    // A field renamed: not a snapshot of this shape at all, so the restore checks it in full and names it.
+    const renamed = structuredClone(snapshot);
+    renamed.context.lastReadWhen = renamed.context.lastReadAt;
+    delete renamed.context.lastReadAt;
+    expect(checksummedCopy(renamed, false)).toBeUndefined();
+    expect(() => restoreSafetySession(renamed, { now: clock })).toThrow(/lastRead/);
   });
 });
