@@ -228,6 +228,11 @@ the server could not start.`,
       rules = readRulesFile(values.rules, io, 'mcp-gateway');
       if (rules === undefined) return 2;
     }
+    // Binding checks the targets rules name; with none named it changes nothing, which should not pass in silence.
+    if (values.targets === 'bind' && !namesTargets(rules))
+      log(
+        `--targets bind: ${values.rules === undefined ? 'no --rules' : `no rule in ${values.rules}`} names a write's target arguments ("targets"), so no call has targets to bind and writes are gated as without it (docs/targets.md)`,
+      );
     if (values.live !== undefined) {
       const problem = liveUrlProblem(values.live);
       if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
@@ -450,4 +455,11 @@ function escalateOf(value: string | undefined): BlockReasonCode[] {
         `--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`,
       );
   return codes as BlockReasonCode[];
+}
+
+/** Whether any tool rule names target arguments (`targets`), which is what `--targets bind` checks. */
+function namesTargets(rules: unknown): boolean {
+  const tools = (rules as { tools?: unknown } | undefined)?.tools;
+  if (typeof tools !== 'object' || tools === null) return false;
+  return Object.values(tools).some((rule) => Array.isArray((rule as { targets?: unknown } | null)?.targets));
 }
