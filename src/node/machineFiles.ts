@@ -237,8 +237,10 @@ export interface MachineFile {
   name: string;
   /** The raw text, for diffs. */
   text: string;
-  /** Parsed JSON (may be malformed: the editor shows why). */
+  /** Parsed JSON (may be malformed: the editor shows why); `undefined` when the text is not JSON. */
   json: unknown;
+  /** Why the text is not JSON, with its line and column (see {@link jsonSyntaxError}); absent when it is. */
+  error?: string;
   version: string;
   layout: MachineLayout | null;
   layoutVersion: string;
@@ -274,11 +276,12 @@ export function readMachineFile(dir: string, name: string): MachineFile {
   const text = readIfExists(machinePath(dir, name));
   if (text === undefined) throw new MachineFileError('NOT_FOUND', `no machine named "${name}"`);
   let json: unknown;
+  let error: string | undefined;
   try {
     json = JSON.parse(text);
   } catch (e) {
     json = undefined;
-    void e;
+    error = jsonSyntaxError(text, e);
   }
   let layoutText: string | undefined;
   try {
@@ -295,7 +298,15 @@ export function readMachineFile(dir: string, name: string): MachineFile {
       layout = null;
     }
   }
-  return { name, text, json, version: contentVersion(text), layout, layoutVersion: contentVersion(layoutText) };
+  return {
+    name,
+    text,
+    json,
+    ...(error !== undefined && { error }),
+    version: contentVersion(text),
+    layout,
+    layoutVersion: contentVersion(layoutText),
+  };
 }
 
 /**

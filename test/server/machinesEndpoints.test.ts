@@ -47,6 +47,18 @@ describe('the machine endpoints', () => {
     expect(m.layoutVersion).toBe('absent');
   });
 
+  it('should say where a machine file stops being JSON, with its text to mend', async () => {
+    const broken = '{\n  "id": "broken",\n  "initial": "A",,\n}\n';
+    writeFileSync(join(machinesDir, 'broken.json'), broken);
+    const res = await api('/api/machines/broken');
+    expect(res.status).toBe(200);
+    const m = (await res.json()) as { text: string; json: unknown; error?: string };
+    expect(m.json).toBeNull();
+    expect(m.text).toBe(broken);
+    expect(m.error).toMatch(/^not JSON at line 3, column \d+/);
+    expect(((await load()) as { error?: string }).error).toBeUndefined();
+  });
+
   it('should refuse reads and writes without the token (401) or with a wrong one (403), writing nothing', async () => {
     const before = onDisk();
     const m = await load();
