@@ -5,6 +5,7 @@ import { codingAgentClassifier, codingCallStart, type CodingAgentClassifier } fr
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
 import { explainBlock } from './explainBlock.js';
+import { endLeftovers } from './agentHookCore.js';
 import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
 
 /** Options of {@link respondToClaudeCodeHook}. */
@@ -220,7 +221,7 @@ export function respondToClaudeCodeHook(
     }
     case 'Stop': {
       // Every tool call has finished when the agent stops: one that never reported back may have acted.
-      for (const id of Object.keys(session.context.calls)) session.endToolCall({ id, ok: false, unknown: true });
+      endLeftovers(session);
       notes[ASKED] = {};
       const blocked = session.canFinalAnswer();
       if (!blocked) return undefined;
@@ -232,6 +233,10 @@ export function respondToClaudeCodeHook(
       return { decision: 'block', reason: worded(words.model, blocked) };
     }
     case 'UserPromptSubmit':
+      // A new turn: the last one is over, and a call it left in flight never reported back (an
+      // interrupted turn sends no Stop). It may have acted, so it ends as unknown, not as a write
+      // that blocks every later one until some Stop.
+      endLeftovers(session);
       // What the user typed: a value standing in it validates a target (with `targets: 'bind'`).
       session.userMessage(input.prompt);
       return undefined;

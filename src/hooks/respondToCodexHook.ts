@@ -126,6 +126,7 @@ export function respondToCodexHook(
       return { decision: 'block', reason: refused.reason };
     }
     case 'UserPromptSubmit':
+      endLeftovers(session); // a new turn: what the last one left in flight never reported back
       session.userMessage(input.prompt);
       return undefined;
     case 'SessionStart':

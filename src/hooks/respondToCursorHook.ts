@@ -4,6 +4,7 @@ import type { CursorHookInput, CursorHookOutput } from './CursorHookInput.js';
 import {
   beginAgentCall,
   callIdOf,
+  endLeftovers,
   classifierOf,
   endAgentCall,
   stopAgent,
@@ -129,6 +130,7 @@ export function respondToCursorHook(
       return { followup_message: refused.reason };
     }
     case 'beforeSubmitPrompt':
+      endLeftovers(session); // a new turn: what the last one left in flight never reported back
       session.userMessage(input.prompt);
       return { continue: true };
     case 'sessionStart':

@@ -4,6 +4,7 @@ import type { GeminiHookInput, GeminiHookOutput } from './GeminiHookInput.js';
 import {
   beginAgentCall,
   callIdOf,
+  endLeftovers,
   classifierOf,
   endAgentCall,
   stopAgent,
@@ -128,6 +129,7 @@ export function respondToGeminiHook(
       return { decision: 'deny', reason: refused.reason };
     }
     case 'BeforeAgent':
+      endLeftovers(session); // a new turn: what the last one left in flight never reported back
       session.userMessage(input.prompt);
       return {};
     case 'SessionStart':

@@ -29,6 +29,8 @@ export interface AgentDriver {
   edit(id: string): [unknown, unknown];
   shell(command: string, id: string): [unknown, unknown];
   stop(again?: boolean): unknown;
+  /** The user sends a prompt: a new turn. */
+  prompt(text: string): unknown;
   /** Decides one event (parsed with the agent's own input schema first), in common terms. */
   decide(event: unknown, session: SafetySession, options?: AgentHookOptions): { refused?: string; sentBack?: string };
 }
@@ -69,6 +71,7 @@ export const codex: AgentDriver = {
     stop_hook_active: again,
     last_assistant_message: 'Done: config.ts now retries three times.',
   }),
+  prompt: (prompt) => ({ ...codexBase, hook_event_name: 'UserPromptSubmit', prompt }),
   decide(event, session, options) {
     const out = respondToCodexHook(CodexHookInput.parse(event), session, options) as Record<string, any> | undefined;
     return {
@@ -115,6 +118,7 @@ export const gemini: AgentDriver = {
     prompt_response: 'Done: config.ts now retries three times.',
     stop_hook_active: again,
   }),
+  prompt: (prompt) => ({ ...geminiBase, hook_event_name: 'BeforeAgent', prompt }),
   decide(event, session, options) {
     const out = respondToGeminiHook(GeminiHookInput.parse(event), session, options) as Record<string, any>;
     const before = (event as { hook_event_name: string }).hook_event_name === 'BeforeTool';
@@ -149,6 +153,7 @@ export const cursor: AgentDriver = {
     ),
   shell: (command, id) => cursorTool('Shell', { command, cwd: CWD }, id, 'Tests  12 passed (12)\n'),
   stop: (again = false) => ({ ...cursorBase, hook_event_name: 'stop', status: 'completed', loop_count: again ? 1 : 0 }),
+  prompt: (prompt) => ({ ...cursorBase, hook_event_name: 'beforeSubmitPrompt', prompt }),
   decide(event, session, options) {
     const out = respondToCursorHook(CursorHookInput.parse(event), session, options) as Record<string, any>;
     return {
