@@ -68,17 +68,45 @@ function pendingOf(block: FSMBlockedError, session: SafetySession): readonly str
   return session.context.uncoveredTargets;
 }
 
-/** The sentences of a block, and the model's sentence with the block's code in brackets. */
-function blockWords(block: FSMBlockedError, session: SafetySession, cwd: string, command?: string): AgentBlock {
+/**
+ * The two sentences of a block on a coding agent's session: the files still to check, or else the
+ * tool of the last change (and whether the hook knows it), the refused call's files or command, and
+ * whether the refused tool is one the hook does not know. Every agent's hook words its blocks here.
+ */
+export function sentencesOf(
+  block: FSMBlockedError,
+  session: SafetySession,
+  cwd: string,
+  extra: { command?: string; call?: CodingAgentCall; classify?: CodingAgentClassifier } = {},
+): BlockSentences {
   const pending = pendingOf(block, session);
-  const words = explainBlock({
+  const lastTool = session.context.lastWriteTool;
+  const namesLast =
+    pending.length === 0 &&
+    lastTool !== null &&
+    (block.reasonCode === 'UNVERIFIED_WRITE' || block.reasonCode === 'FINAL_ANSWER_UNVERIFIED');
+  return explainBlock({
     reasonCode: block.reasonCode,
     cwd,
     ...(block.toolName !== undefined && { toolName: block.toolName }),
     ...(block.targets !== undefined && { targets: block.targets }),
     ...(pending.length > 0 && { pending }),
-    ...(command !== undefined && { command }),
+    ...(extra.command !== undefined && { command: extra.command }),
+    ...(extra.call?.undeclared && { undeclared: true }),
+    ...(namesLast && {
+      lastChange: { tool: lastTool, ...(extra.classify?.(lastTool, {}).undeclared && { undeclared: true }) },
+    }),
   });
+}
+
+/** The sentences of a block, and the model's sentence with the block's code in brackets. */
+function blockWords(
+  block: FSMBlockedError,
+  session: SafetySession,
+  cwd: string,
+  extra: Parameters<typeof sentencesOf>[3] = {},
+): AgentBlock {
+  const words = sentencesOf(block, session, cwd, extra);
   return { block, words, reason: `${words.model} [${block.reasonCode}]` };
 }
 
@@ -104,7 +132,13 @@ export function beginAgentCall(
     if (unvalidated.length > 0) session.targetEstablished({ targets: unvalidated, source: 'tool' });
   }
   const blocked = session.beginToolCall(codingCallStart(id, call));
-  return blocked ? blockWords(blocked, session, cwd, command) : undefined;
+  return blocked
+    ? blockWords(blocked, session, cwd, {
+        ...(command !== undefined && { command }),
+        call,
+        classify: classifierOf(options, cwd),
+      })
+    : undefined;
 }
 
 /**
@@ -136,10 +170,10 @@ export function endLeftovers(session: SafetySession, only?: (kind: string) => bo
 }
 
 /** The agent wants to stop: what never reported back is ended, then the final answer is asked for. */
-export function stopAgent(session: SafetySession, cwd: string): AgentBlock | undefined {
+export function stopAgent(session: SafetySession, cwd: string, options: AgentHookOptions = {}): AgentBlock | undefined {
   endLeftovers(session);
   const blocked = session.canFinalAnswer();
-  return blocked ? blockWords(blocked, session, cwd) : undefined;
+  return blocked ? blockWords(blocked, session, cwd, { classify: classifierOf(options, cwd) }) : undefined;
 }
 
 /** The classifier of the options, or the default one taking relative paths from `cwd`. */

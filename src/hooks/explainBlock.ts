@@ -22,6 +22,14 @@ export interface BlockFacts {
   command?: string;
   /** The project folder: files inside it are named relative to it. */
   cwd?: string;
+  /**
+   * The tool of the last change, named when no file of it is pending (a shell command that changed
+   * no known file, a tool the hook does not know); `undeclared` when neither the hook's table nor
+   * its rules know it, so it counts as a change.
+   */
+  lastChange?: { tool: string; undeclared?: boolean };
+  /** The refused tool is known to neither the hook's table nor its rules, so it counts as a change. */
+  undeclared?: boolean;
 }
 
 /** The two sentences of a block. */
@@ -79,10 +87,17 @@ export function explainBlock(facts: BlockFacts): BlockSentences {
         : tool;
   const verb = facts.command !== undefined ? 'running' : names.length > 0 ? 'editing' : 'running';
   const object = facts.command !== undefined ? `\`${oneLine(facts.command)}\`` : names.length > 0 ? list(names) : tool;
+  const last = pending.length === 0 ? facts.lastChange : undefined;
   const check =
     pending.length > 0
       ? `Read ${list(pending)} again, or run the tests or the type check, to check the last change to ${pending.length > 1 ? 'them' : 'it'}`
-      : 'Check the last change (read the file it changed, or run the tests or the type check)';
+      : `Check the last change${last === undefined ? '' : `, made by ${last.tool}${last.undeclared ? ' (a tool the hook does not know counts as a change)' : ''}`} (read or list what it changed, or run the tests or the type check)`;
+  // The way out for a tool that only reads is the hook's rules: the person who installed the hook can use it.
+  const unknownTool = facts.undeclared ? tool : last?.undeclared ? last.tool : undefined;
+  const undeclared =
+    unknownTool === undefined
+      ? ''
+      : ` (${unknownTool} is in neither the hook's table nor its rules, so it counts as a change; a tool that only reads can be declared in the rules file given with --rules.)`;
 
   switch (facts.reasonCode) {
     case 'NO_VALIDATED_TARGET':
@@ -93,16 +108,17 @@ export function explainBlock(facts: BlockFacts): BlockSentences {
             person: `Allow ${what}, which this session has not read?`,
           }
         : {
-            model: `Read the files ${tool} changes first: a change needs its files read (or created) in this session.`,
-            person: `Allow ${what}, although nothing it changes was read in this session?`,
+            model: `Read or list what ${object} changes first: nothing has been read in this session, and a change needs what it touches read first.${facts.undeclared ? ` (${tool} is a tool the hook does not know, so it counts as a change.)` : ''}`,
+            person: `Allow ${what}, although nothing it changes was read in this session?${undeclared}`,
           };
     case 'UNVERIFIED_WRITE':
       return {
         model: `${check} before ${verb} ${object}.`,
         person:
-          pending.length > 0
+          (pending.length > 0
             ? `Allow ${what}, although the last change to ${list(pending)} has not been checked?`
-            : `Allow ${what}, although the last change has not been checked?`,
+            : `Allow ${what}, although the last change${last === undefined ? '' : `, made by ${last.tool},`} has not been checked?`) +
+          undeclared,
       };
     case 'WRITE_IN_FLIGHT':
       return {

@@ -1,11 +1,16 @@
 import type { SafetySession } from '../safety/SafetySessionTypes.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { BlockReasonCode } from '../safety/toolKind.js';
-import { codingAgentClassifier, codingCallStart, type CodingAgentClassifier } from '../presets/codingAgent.js';
+import {
+  codingAgentClassifier,
+  codingCallStart,
+  type CodingAgentCall,
+  type CodingAgentClassifier,
+} from '../presets/codingAgent.js';
 import type { ClaudeCodeHookInput } from './ClaudeCodeHookInput.js';
 import type { ClaudeCodeHookOutput } from './ClaudeCodeHookOutput.js';
 import { explainBlock } from './explainBlock.js';
-import { endLeftovers } from './agentHookCore.js';
+import { endLeftovers, sentencesOf } from './agentHookCore.js';
 import type { FSMBlockedError } from '../safety/FSMBlockedError.js';
 
 /** Options of {@link respondToClaudeCodeHook}. */
@@ -76,24 +81,18 @@ function sameBlock(block: FSMBlockedError, seen: Asked | string): seen is Asked 
 }
 
 /** The sentences of a block of this call (the targets still needing evidence from the session when the block has none). */
-function sentences(block: FSMBlockedError, session: SafetySession, input: { cwd: string; tool_input?: unknown }) {
+function sentences(
+  block: FSMBlockedError,
+  session: SafetySession,
+  input: { cwd: string; tool_input?: unknown },
+  classify: CodingAgentClassifier,
+  call?: CodingAgentCall,
+) {
   const command = (input.tool_input as { command?: unknown } | null | undefined)?.command;
-  const needsEvidence = block.reasonCode === 'UNVERIFIED_WRITE' || block.reasonCode === 'FINAL_ANSWER_UNVERIFIED';
-  // Under the coding profile a final answer waits for the edited files nobody checked: those are named.
-  const files = session.context.editedFiles;
-  const pending =
-    block.reasonCode === 'FINAL_ANSWER_UNVERIFIED' && files.length > 0
-      ? files.map((f) => f.target)
-      : needsEvidence
-        ? session.context.uncoveredTargets
-        : [];
-  return explainBlock({
-    reasonCode: block.reasonCode,
-    cwd: input.cwd,
-    ...(block.toolName !== undefined && { toolName: block.toolName }),
-    ...(block.targets !== undefined && { targets: block.targets }),
-    ...(pending.length > 0 && { pending }),
+  return sentencesOf(block, session, input.cwd, {
     ...(typeof command === 'string' && { command }),
+    ...(call && { call }),
+    classify,
   });
 }
 
@@ -146,7 +145,7 @@ export function respondToClaudeCodeHook(
         session.targetEstablished({ targets: call.targets, source: 'tool' });
       const blocked = session.beginToolCall(start(id, call));
       if (!blocked) return undefined;
-      const words = sentences(blocked, session, input);
+      const words = sentences(blocked, session, input, classify, call);
       if (options.escalate?.includes(blocked.reasonCode) && blocked.reasonCode !== 'WRITE_IN_FLIGHT') {
         askedOf(notes)[id] = {
           code: blocked.reasonCode,
@@ -225,7 +224,7 @@ export function respondToClaudeCodeHook(
       notes[ASKED] = {};
       const blocked = session.canFinalAnswer();
       if (!blocked) return undefined;
-      const words = sentences(blocked, session, input);
+      const words = sentences(blocked, session, input, classify);
       if (input.stop_hook_active)
         return {
           systemMessage: `assistant-safety: the agent stopped with its last change unchecked. ${words.model} [${blocked.reasonCode}]`,

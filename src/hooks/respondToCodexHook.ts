@@ -117,7 +117,7 @@ export function respondToCodexHook(
       );
       return undefined;
     case 'Stop': {
-      const refused = stopAgent(session, input.cwd);
+      const refused = stopAgent(session, input.cwd, options);
       if (!refused) return undefined;
       if (input.stop_hook_active)
         return {

@@ -123,7 +123,7 @@ export function respondToCursorHook(
       return {};
     }
     case 'stop': {
-      const refused = stopAgent(session, cwd);
+      const refused = stopAgent(session, cwd, options);
       // Sent back once (as Claude Code's stop_hook_active): a follow-up already asked lets it stop.
       if (!refused || (input.loop_count ?? 0) > 0 || (input.status !== undefined && input.status !== 'completed'))
         return {};

@@ -120,7 +120,7 @@ export function respondToGeminiHook(
       return {};
     }
     case 'AfterAgent': {
-      const refused = stopAgent(session, input.cwd);
+      const refused = stopAgent(session, input.cwd, options);
       if (!refused) return {};
       if (input.stop_hook_active === true)
         return {

@@ -38,6 +38,8 @@ export interface CodingAgentCall {
   creates?: true;
   created?: string[];
   egress?: true;
+  /** Neither the table nor the rules know the tool: it is a write by default (block sentences say so). */
+  undeclared?: true;
   /** What decided it, in words (for `--explain` output and docs). */
   rule: string;
 }
@@ -67,6 +69,12 @@ interface BuiltinTool {
 }
 
 const SUBAGENTS = new Set(['Task', 'Agent', 'Workflow']);
+/**
+ * Claude Code's built-in subagent types that have no editing tools (Edit, Write, NotebookEdit):
+ * their end leaves every file as it was read. A shell command they run comes through the hooks as a
+ * call of its own, and one that changes a file is gated and tracked there like any other.
+ */
+const READ_ONLY_SUBAGENTS = new Set(['Explore', 'Plan']);
 const SUBAGENT =
   'a subagent: its own tool calls reach the hooks one by one and are gated there, so the call itself is neither evidence nor a write (user_input); under the coding profile its end makes every file need a read again before an edit, as it may have changed any';
 
@@ -79,7 +87,8 @@ const SUBAGENT =
  * that neither counts as evidence nor blocks: a subagent's own reads and edits come through the
  * hooks as calls of their own (with the subagent's id) and are gated there; as a `read` the
  * call would verify edits nobody checked, as a `write` it would hold the write slot for the
- * subagent's whole run and refuse its edits. One sent to run remotely (`isolation: "remote"`)
+ * subagent's whole run and refuse its edits. Its end makes every file need a read again, unless it is of a
+ * type with no editing tools (`Explore`, `Plan`). One sent to run remotely (`isolation: "remote"`)
  * acts where no hook sees it: a write. `Skill` and `SlashCommand` only bring instructions into
  * the conversation (the project's own commands): reads. `KillShell`/`TaskStop` stop the agent's
  * own background work: state-only writes.
@@ -259,7 +268,8 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
         ...(path !== undefined && { targets: [fileTarget(path, cwd)] }),
         ...(builtin.stateOnly && { stateOnly: true }),
         ...(builtin.trust && { trust: builtin.trust }),
-        ...(SUBAGENTS.has(tool) && { delegates: true }),
+        ...(SUBAGENTS.has(tool) &&
+          !READ_ONLY_SUBAGENTS.has(stringField(input, 'subagent_type') ?? '') && { delegates: true }),
         rule: `the coding-agent table${builtin.note === undefined ? '' : `: ${builtin.note}`}`,
       };
     }
@@ -268,7 +278,9 @@ export function createCodingAgentClassifier(options: CodingAgentClassifierOption
       return { tool, kind, ...(trust === 'untrusted' && { trust }), rule: `the MCP tool list: ${detail}` };
     }
     const call = described(tool, input, '');
-    return { ...call, rule: call.kind === 'write' ? 'not in the table or the rules: a write' : 'generic verbs' };
+    return call.kind === 'write'
+      ? { ...call, undeclared: true, rule: 'not in the table or the rules: a write' }
+      : { ...call, rule: 'generic verbs' };
   };
   const classifier: CodingAgentClassifier = (tool, input) => {
     try {

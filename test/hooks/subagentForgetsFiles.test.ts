@@ -43,3 +43,18 @@ describe('a subagent under the coding profile', () => {
     expect(respond(e.pre('Edit', edit(), 'w1'))).toBeUndefined();
   });
 });
+
+describe('a read-only subagent (Explore, Plan) under the coding profile', () => {
+  it.each(['Explore', 'Plan'])('leaves the files read before it read: %s', (subagent_type) => {
+    const session = createSafetySession({ targets: 'bind', profile: 'coding' });
+    const notes = {};
+    const respond = (event: Parameters<typeof respondToClaudeCodeHook>[0]) =>
+      respondToClaudeCodeHook(event, session, notes);
+    const explore = { ...task, subagent_type };
+    respond(e.pre('Read', read(), 'r1'));
+    respond(e.post('Read', read(), 'r1'));
+    respond(e.pre('Task', explore, 's1'));
+    respond(e.post('Task', explore, 's1'));
+    expect(respond(e.pre('Edit', edit(), 'w1'))).toBeUndefined();
+  });
+});
