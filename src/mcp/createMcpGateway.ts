@@ -20,6 +20,7 @@ import { createCancelHolds, createOwnRequests, createRequestTracker, type Pendin
 import type { McpGateway, McpGatewayExit, McpGatewayOptions } from './McpGatewayOptions.js';
 import { createToolCatalogue, type Explained } from './toolCatalogue.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { timerDelayProblem } from '../core/timerDelay.js';
 
 /*
  * The gateway, split as the MCP SDK splits Protocol / Server / Transport: request tracking
@@ -105,6 +106,10 @@ const OPTION_KEYS = keysOf<McpGatewayOptions>({
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   // A misspelt `rules` or `trustAnnotations` would gate with defaults nobody chose.
   refuseUnknownOptions('createMcpGateway', options, OPTION_KEYS);
+  for (const key of ['toolListTimeoutMs', 'cancelGraceMs', 'escalationTimeoutMs'] as const) {
+    const problem = options[key] === undefined ? undefined : timerDelayProblem(options[key]);
+    if (problem !== undefined) throw new TypeError(`createMcpGateway: options.${key}: ${problem}`);
+  }
   const { upstream, downstream, log = () => undefined } = options;
   const toolListTimeoutMs = options.toolListTimeoutMs ?? 10_000;
   const cancelGraceMs = options.cancelGraceMs ?? 30_000;

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { EXECUTION_PROFILES, type SafetyMachine, type SessionRecorder } from '../index.js';
 import { safeParseInput } from '../core/Issue.js';
+import { MAX_TIMER_MS } from '../core/timerDelay.js';
 
 const fn = <T>(what: string) =>
   z.custom<T>((v) => typeof v === 'function', { message: `expected ${what} (a function)` });
 const positiveInt = z.number().int().positive();
+/** A delay that becomes a timer: past the bound a timer fires at once. */
+const timerMs = positiveInt.max(MAX_TIMER_MS);
 
 /** How each session's recording goes to a Redis Stream. */
 export const RedisStreamOptions = z.strictObject({
@@ -59,15 +62,15 @@ const StoreOptionsObject = z.strictObject({
    * The most one `withSession` may take, every attempt included: past it the
    * call rejects with `STORE_UNAVAILABLE`. Default 2000 ms.
    */
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: timerMs.optional(),
   /** The most one Redis command may take. Default `timeoutMs`. */
-  commandTimeoutMs: positiveInt.optional(),
+  commandTimeoutMs: timerMs.optional(),
   /** Attempts of one `withSession` before it rejects with `SESSION_CONFLICT`. Default 16. */
   maxAttempts: positiveInt.optional(),
   /** First backoff after a conflict, ms (full jitter, doubling). Default 2. */
-  retryDelayMs: z.number().nonnegative().optional(),
+  retryDelayMs: z.number().nonnegative().max(MAX_TIMER_MS).optional(),
   /** Largest backoff, ms. Default 100. */
-  maxRetryDelayMs: z.number().nonnegative().optional(),
+  maxRetryDelayMs: z.number().nonnegative().max(MAX_TIMER_MS).optional(),
   /** Append each saved call's recording entries to a Redis Stream per session. Default off. */
   streams: z.union([z.boolean(), RedisStreamOptions]).optional(),
   /** This process's name in stream entries. Default `host:pid`. */

@@ -4,6 +4,7 @@ import type { FSMBlockedError } from '../../safety/FSMBlockedError.js';
 import type { SafetySession } from '../../safety/SafetySessionTypes.js';
 import { BlockReasonCode, type ToolKind } from '../../safety/toolKind.js';
 import type { ToolCall } from './ToolCall.js';
+import { MAX_TIMER_MS } from '../../core/timerDelay.js';
 
 /** A call of a batch with what the classifier said of it (its kind, and its targets, trust and so on). */
 export interface ClassifiedCall extends ToolCall, Omit<CallDescriptor, 'kind'> {
@@ -69,7 +70,7 @@ export const ToolLoopOptions = z.strictObject({
   /** How many identical calls (same tool and arguments) a turn may attempt; more are blocked. Default 3. */
   maxIdenticalCalls: z._default(z.union([z.int().check(z.gte(1)), z.literal(Infinity)]), 3),
   /** Per-call time limit in milliseconds. Default none. */
-  toolTimeoutMs: z.optional(z.int().check(z.positive())),
+  toolTimeoutMs: z.optional(z.int().check(z.positive(), z.lte(MAX_TIMER_MS))),
   /**
    * Told when a classifier threw: the call was judged a write (fail closed), and a classifier bug
    * would otherwise show only as blocked calls. Default `console.warn`.
