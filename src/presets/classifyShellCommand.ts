@@ -151,7 +151,7 @@ const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${
  * substitution, control keywords), is a write. A read names the files it reads (`cat`, `head`,
  * `tail`, `less`, `grep`/`rg` with paths, `sed -n`, `wc`, `diff`, `git show`, `git diff -- f`)
  * and says whether it is a project-wide check (`npm test`, `tsc`, `git diff`, ...); a write
- * that only writes named files (`> f`, `>> f`, `tee f`) names them. `cd` moves the folder later
+ * that only writes named files (`> f`, `>> f`, `tee f`) names them. `cd` moves the folder later (inside `( )`, for that subshell only)
  * relative paths are taken from; a check run outside `cwd` is not one for this project.
  *
  * @example
@@ -179,7 +179,16 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
     const target = fileTarget(path, from);
     return /^file:(\/|[A-Za-z]:\/)/.test(target) ? target : undefined;
   };
+  // The folder of each subshell, by its scope: it starts where the enclosing one was when it opened.
+  const bases = new Map<string, string | undefined>([['', cwd]]);
+  const baseOf = (scope: readonly number[]): string | undefined => {
+    const at = scope.join('/');
+    if (!bases.has(at)) bases.set(at, baseOf(scope.slice(0, -1)));
+    return bases.get(at);
+  };
   for (const command of parsed.commands) {
+    const scope = command.scope ?? [];
+    base = baseOf(scope);
     const judged = judge(command, rules);
     if (judged.kind === 'record') {
       recordReason ??= judged.why;
@@ -203,7 +212,7 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
       if (cwd === undefined ? !moved && judged.dir === undefined : at !== undefined && inside(at, cwd)) check = true;
     }
     if (command.argv[0] === 'cd') {
-      base = command.subshell ? undefined : changeDir(base, command);
+      bases.set(scope.join('/'), changeDir(base, command));
       moved = true;
     }
   }

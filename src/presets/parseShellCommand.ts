@@ -27,6 +27,11 @@ export interface ShellCommand {
   expanding: number[];
   /** How many `( )` subshells it runs in (absent at the top level): a `cd` inside one ends with it. */
   subshell?: number;
+  /**
+   * The subshells it runs in, outermost first, each by its own number in the line (absent at the top
+   * level): commands of the same subshell share a folder a `cd` in it moves, siblings do not.
+   */
+  scope?: number[];
 }
 
 /** A command line taken apart: its simple commands in order, or why it cannot be judged statically. */
@@ -259,13 +264,14 @@ export function parseShellCommand(src: string): ParsedShell {
     throw e;
   }
   const commands: ShellCommand[] = [];
-  let depth = 0;
+  const open: number[] = [];
+  let opened = 0;
   const fresh = (): ShellCommand => ({
     argv: [],
     assignments: [],
     redirects: [],
     expanding: [],
-    ...(depth > 0 && { subshell: depth }),
+    ...(open.length > 0 && { subshell: open.length, scope: [...open] }),
   });
   let current = fresh();
   const flush = () => {
@@ -277,8 +283,8 @@ export function parseShellCommand(src: string): ParsedShell {
     if (token.type === 'op') {
       if (token.value === ';;') return { commands, unsupported: 'a case statement' };
       flush();
-      if (token.value === '(') depth++;
-      else if (token.value === ')') depth = Math.max(0, depth - 1);
+      if (token.value === '(') open.push(++opened);
+      else if (token.value === ')') open.pop();
       if (token.value === '(' || token.value === ')') current = fresh();
       continue;
     }
