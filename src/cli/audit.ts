@@ -1,11 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError } from '../harness/classifier.js';
 import { blockReasonProblem } from '../safety/blockReasons.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
 import { UsageError, type Command } from './Command.js';
-import { readRulesFile } from './mcpGateway.js';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
 import type { ExecutionProfile } from '../safety/SafetySessionTypes.js';
 
@@ -87,8 +86,13 @@ path or bad rules.`,
       throw new UsageError(`--out: a .json, .md or .html file, got "${values.out}"`);
     let rules: unknown;
     if (values.rules !== undefined) {
-      rules = readRulesFile(values.rules, io, 'audit');
-      if (rules === undefined) return 2;
+      // A hook's rules file (a `shell` section too) is welcome: auditFiles checks it, naming the path.
+      try {
+        rules = JSON.parse(readFileSync(values.rules, 'utf8'));
+      } catch (e) {
+        io.err(`audit: --rules ${values.rules}: ${(e as Error).message}`);
+        return 2;
+      }
     }
     const escalate = values.escalate
       ?.split(',')
@@ -123,7 +127,7 @@ path or bad rules.`,
       });
     } catch (e) {
       if (e instanceof AuditInputError || e instanceof ClassifierRulesError) {
-        io.err(`audit: ${e.message}`);
+        io.err(`audit: ${e instanceof ClassifierRulesError ? `--rules ${values.rules}: ` : ''}${e.message}`);
         return 2;
       }
       throw e;

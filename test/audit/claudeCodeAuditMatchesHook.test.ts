@@ -171,6 +171,23 @@ describe('the audit of a Claude Code transcript judges as the hook does by defau
     expect(report.traceDetail[0].blocked[0]).toMatchObject({ tool: 'Bash' });
   });
 
+  it('should apply --rules on top as the hook does, its shell section included', async () => {
+    const steps = [
+      read('src/config.ts'),
+      edit('src/config.ts'),
+      bash('make verify'),
+      { tool: 'mcp__ci__status', input: { branch: 'main' } },
+    ];
+    const rules = { tools: { mcp__ci__status: 'read' }, shell: { checks: ['make verify'] } };
+    const ruled = await compare(steps, { rules });
+    expect(ruled.hook).toMatchObject({ denied: [false, false, false, false], stopBlocked: false });
+    expect(ruled.report.calls.blocked).toBe(0);
+    // Without them the same session is stopped, by the hook and the audit alike.
+    const bare = await compare(steps);
+    expect(bare.audited).toEqual(bare.hook.denied);
+    expect(bare.report.calls.blocked + bare.report.finalAnswersBlocked).toBeGreaterThan(0);
+  });
+
   it('should judge by another profile when --profile says so', async () => {
     const steps = [read('src/config.ts'), edit('src/config.ts'), edit('src/config.ts')];
     const coding = await compare(steps);
