@@ -21,6 +21,8 @@ export const TraceStep = z.discriminatedUnion('type', [
     tool: z.string().check(z.minLength(1)),
     args: z.unknown(),
     at,
+    /** The call created the file it writes (a Claude Code `Write` whose result says `create`). */
+    newFile: z.optional(z.literal(true)),
   }),
   /**
    * A call's result came back: `ok` false when the trace marks it failed; `value` is what the tool
@@ -52,5 +54,7 @@ export const AuditTrace = z.object({
   steps: z.array(TraceStep),
   /** Tools the trace declares (MCP-style `name` with `annotations` or a `kind`), for classification. */
   tools: z.optional(z.array(ToolDeclaration)),
+  /** The folder the agent ran in (a Claude Code transcript's `cwd`): relative file paths are taken from it. */
+  cwd: z.optional(z.string()),
 });
 export type AuditTrace = z.infer<typeof AuditTrace>;

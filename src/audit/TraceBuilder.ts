@@ -64,6 +64,12 @@ export class TraceBuilder {
     if (at !== undefined) this.lastAt = at;
   }
 
+  /** Marks the last call with this id as having created the file it writes. */
+  createdFile(id: string): void {
+    const call = this.steps.findLast((s) => s.type === 'call' && s.id === id);
+    if (call?.type === 'call') call.newFile = true;
+  }
+
   /** A user or system message with text: the user's words for provenance (it does not end a final answer). */
   message(source: 'user' | 'system', text: string, at?: number): void {
     if (this.problem || text.trim() === '') return;
@@ -81,12 +87,13 @@ export class TraceBuilder {
   }
 
   /** The trace, with its final answer when it ends on assistant text. */
-  finish(id: string, file: string, line: number, tools?: ToolDeclaration[]): AuditTrace {
+  finish(id: string, file: string, line: number, tools?: ToolDeclaration[], cwd?: string): AuditTrace {
     if (this.textLast)
       this.steps.push(this.lastAt === undefined ? { type: 'final' } : { type: 'final', at: this.lastAt });
     this.textLast = false;
     const trace: AuditTrace = { id, source: { file, line }, steps: this.steps };
     if (tools && tools.length > 0) trace.tools = tools;
+    if (cwd !== undefined) trace.cwd = cwd;
     return trace;
   }
 }

@@ -1,10 +1,12 @@
 import { createReadStream, rmSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TargetMode } from '../safety/SafetySessionTypes.js';
+import type { ExecutionProfile, TargetMode } from '../safety/SafetySessionTypes.js';
+import { CODING_AGENT_SESSION } from '../presets/codingAgent.js';
 import { createFileRecorder } from '../node/fileRecorder.js';
 import type { AuditReport } from './AuditReport.js';
-import { createAuditClassifier, type AuditClassifierOptions } from './createAuditClassifier.js';
+import { createAuditClassifier, type AuditClassifier, type AuditClassifierOptions } from './createAuditClassifier.js';
+import { createCodingAuditClassifier } from './createCodingAuditClassifier.js';
 import { createAuditReport } from './createAuditReport.js';
 import { createTraceReader, type TraceFormat } from './createTraceReader.js';
 import { gateTrace } from './gateTrace.js';
@@ -29,8 +31,16 @@ export interface AuditProgress {
 export interface AuditFilesOptions extends AuditClassifierOptions {
   /** `auto` (default) detects each file's format. */
   format?: TraceFormat | 'auto';
-  /** The sessions' target mode. Default `'ignore'`. */
+  /**
+   * The sessions' target mode. Default: what the hook uses for a Claude Code transcript (`'bind'`),
+   * `'ignore'` for every other format.
+   */
   targets?: TargetMode;
+  /**
+   * The sessions' execution profile. Default: what the hook uses for a Claude Code transcript
+   * (`'coding'`), the session's default for every other format.
+   */
+  profile?: ExecutionProfile;
   /** Block reasons that count as escalations (default: the attestable ones). */
   escalate?: readonly string[];
   /** Write each audited trace as a recording in this folder: `<trace id>.jsonl`, its session id the trace id. */
@@ -40,6 +50,8 @@ export interface AuditFilesOptions extends AuditClassifierOptions {
   /** Told after each trace (the caller decides how often to show it). */
   onProgress?: (progress: AuditProgress) => void;
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A path that does not exist or cannot be read as a folder or file. */
 export class AuditInputError extends Error {
@@ -135,6 +147,7 @@ const OPTION_KEYS = keysOf<AuditFilesOptions>({
   nameVerbs: true,
   format: true,
   targets: true,
+  profile: true,
   escalate: true,
   recordings: true,
   maxLineBytes: true,
@@ -159,10 +172,30 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   // A misspelt `rules` or `targets` would print a report of another audit than the one asked for.
   refuseUnknownOptions('auditFiles', options, OPTION_KEYS);
   const files = await traceFiles(paths);
+  // A coding agent's rules file may hold a `shell` section: it is for Bash calls, which only the
+  // coding-agent classifier reads (checked here, before any file, as the hook install checks it).
+  const { shell, ...rest } = isRecord(options.rules) ? options.rules : { shell: undefined };
+  const generalRules = shell === undefined ? options.rules : rest;
+  if (shell !== undefined) createCodingAuditClassifier({ rules: options.rules });
   const classifier = createAuditClassifier({
-    ...(options.rules !== undefined && { rules: options.rules }),
+    ...(generalRules !== undefined && { rules: generalRules }),
     ...(options.nameVerbs !== undefined && { nameVerbs: options.nameVerbs }),
   });
+  // A Claude Code transcript is judged as its hook judges it: the coding-agent classifier (in the
+  // folder the agent ran in) and the hook's session, unless the options say otherwise.
+  const coding = new Map<string, AuditClassifier>();
+  const codingClassifier = (cwd: string | undefined) => {
+    let c = coding.get(cwd ?? '');
+    if (!c)
+      coding.set(
+        cwd ?? '',
+        (c = createCodingAuditClassifier({
+          ...(options.rules !== undefined && { rules: options.rules }),
+          ...(cwd !== undefined && { cwd }),
+        })),
+      );
+    return c;
+  };
   const builder = createAuditReport(options.escalate ? { escalate: options.escalate } : {});
   const max = options.maxLineBytes ?? AUDIT_MAX_LINE_BYTES;
   const used = new Set<string>();
@@ -185,9 +218,13 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
             recorder = createFileRecorder(path);
           }
           try {
+            const isCoding = event.format === 'claude-code';
+            const targets = options.targets ?? (isCoding ? CODING_AGENT_SESSION.targets : undefined);
+            const profile = options.profile ?? (isCoding ? CODING_AGENT_SESSION.profile : undefined);
             const audit = gateTrace(event.trace, {
-              classifier,
-              ...(options.targets && { targets: options.targets }),
+              classifier: isCoding ? codingClassifier(event.trace.cwd) : classifier,
+              ...(targets && { targets }),
+              ...(profile && { profile }),
               ...(recorder && { recorder }),
             });
             builder.add(audit);

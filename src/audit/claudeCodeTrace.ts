@@ -3,27 +3,6 @@ import { textOf } from './openaiTrace.js';
 import { TraceBuilder } from './TraceBuilder.js';
 import { oneOf, parseOr } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';
-import { CODING_AGENT_TOOLS } from '../presets/codingAgent.js';
-import type { ToolDeclaration } from '../classify/classifyFromTools.js';
-
-/**
- * Claude Code's own tools a trace called, declared with the kinds the hook gives them (`Read` a
- * read, `Edit` a write): without them an audit of a transcript with no rules file judged every
- * call an undeclared write. `Bash`, MCP tools and the tools a kind alone would misdescribe
- * (open-world, state-only) stay for the rules to say.
- */
-function builtinDeclarations(builder: TraceBuilder): ToolDeclaration[] {
-  const names = new Set<string>();
-  for (const step of builder.steps) {
-    if (step.type !== 'call' || !Object.hasOwn(CODING_AGENT_TOOLS, step.tool)) continue;
-    // A kind alone would lose what qualifies it (open-world output, state-only, decided by an argument).
-    const qualified = Object.keys(CODING_AGENT_TOOLS[step.tool]!).some(
-      (k) => k !== 'kind' && k !== 'path' && k !== 'note',
-    );
-    if (!qualified) names.add(step.tool);
-  }
-  return [...names].map((name) => ({ name, kind: CODING_AGENT_TOOLS[name]!.kind }));
-}
 
 /*
  * Claude Code transcripts (`~/.claude/projects/<project>/<session>.jsonl`): one JSON object a line,
@@ -62,6 +41,8 @@ export const ClaudeCodeLine = z.looseObject({
   uuid: z.optional(z.string()),
   timestamp: z.optional(z.string()),
   isSidechain: z.optional(z.boolean()),
+  /** The folder Claude Code ran in: relative file paths are taken from it. */
+  cwd: z.optional(z.string()),
   message: z.optional(
     z.looseObject({
       role: z.string(),
@@ -86,6 +67,13 @@ interface Open {
   builder: TraceBuilder;
   line: number;
   messages: number;
+  cwd?: string;
+}
+
+/** Whether a user line's tool result says the call created its file (`toolUseResult.type` of a `Write`). */
+function createdAFile(line: Record<string, unknown>): boolean {
+  const r = line.toolUseResult;
+  return typeof r === 'object' && r !== null && (r as { type?: unknown }).type === 'create';
 }
 
 /**
@@ -115,6 +103,7 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         return undefined;
       }
       entry.messages++;
+      if (entry.cwd === undefined && l.cwd !== undefined && l.cwd !== '') entry.cwd = l.cwd;
       const bad = oneOf(l.message.role, ['user', 'assistant'], 'message.role');
       if (bad) {
         b.fail({ line, ...bad });
@@ -141,19 +130,21 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         } else if (block.type === 'tool_result') {
           const result = parseOr(ClaudeCodeToolResult, block, ['message', 'content', j]);
           if ('problem' in result) b.fail({ line, ...result.problem });
-          else
+          else {
             b.result(result.data.tool_use_id, result.data.is_error !== true, { line, path }, at, textOf(block.content));
+            if (createdAFile(l)) b.createdFile(result.data.tool_use_id);
+          }
         }
       }
       return undefined;
     },
     end(): RowRead[] {
       const out: RowRead[] = [];
-      for (const [id, { builder, line, messages }] of open) {
+      for (const [id, { builder, line, messages, cwd }] of open) {
         if (builder.problem) out.push({ type: 'malformed', id, ...builder.problem });
         else if (messages === 0)
           out.push({ type: 'skipped', line, reason: `session ${id} has no user or assistant line` });
-        else out.push({ type: 'trace', trace: builder.finish(id, file, line, builtinDeclarations(builder)) });
+        else out.push({ type: 'trace', trace: builder.finish(id, file, line, undefined, cwd) });
       }
       open.clear();
       return out;

@@ -18,6 +18,10 @@ export interface AuditClassification {
   creates?: true;
   created?: string[];
   egress?: true;
+  /** A project-wide check (a test run, a type check): evidence for every file edited before it (coding agents). */
+  check?: true;
+  /** A subagent (coding agents): under the coding profile its end makes every file need a read again. */
+  delegates?: true;
 }
 
 export interface AuditClassifierOptions {

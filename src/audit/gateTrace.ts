@@ -1,5 +1,6 @@
 import { createSafetySession } from '../safety/SafetySession.js';
-import type { TargetMode } from '../safety/SafetySessionTypes.js';
+import type { ExecutionProfile, TargetMode } from '../safety/SafetySessionTypes.js';
+import { establishCreatedFile } from '../presets/codingAgent.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
 import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntry.js';
 import type { SessionState, ToolKind } from '../safety/toolKind.js';
@@ -37,6 +38,8 @@ export interface GateTraceOptions {
   classifier: AuditClassifier;
   /** The session's target mode: `'bind'` checks a write's targets (from the classifier). Default `'ignore'`. */
   targets?: TargetMode;
+  /** The session's execution profile (`'coding'` for a coding agent's transcript, as its hook). Default the session's. */
+  profile?: ExecutionProfile;
   /** Receives the session's recording (its session id is the trace id). */
   recorder?: SessionRecorder;
   /** A clock in milliseconds for decision times. Default `performance.now`. */
@@ -74,6 +77,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
     id: trace.id,
     now: () => time,
     ...(options.targets && { targets: options.targets }),
+    ...(options.profile && { profile: options.profile }),
     ...(options.recorder && { recorder: options.recorder }),
     onWarning: () => {},
   });
@@ -91,6 +95,8 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
     if (step.type === 'call') {
       const { rule, ...described } = classifier.classify(step.tool, step.args);
       const { kind } = described;
+      // A file the call created could not be read first: its target is established, as the hook does.
+      establishCreatedFile(session, { tool: step.tool, ...described }, () => step.newFile === true);
       const state = session.state;
       const t0 = timer();
       const block = session.beginToolCall({ id: step.id, tool: step.tool, ...described });

@@ -1,11 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError } from '../harness/classifier.js';
 import { blockReasonProblem } from '../safety/blockReasons.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
 import { UsageError, type Command } from './Command.js';
-import { readRulesFile } from './mcpGateway.js';
+import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
+import type { ExecutionProfile } from '../safety/SafetySessionTypes.js';
 
 const FORMATS = ['auto', ...TraceFormat.options] as const;
 
@@ -21,24 +22,31 @@ export const auditCommand: Command = {
   summary:
     'what the gate would have done to traces an agent already produced (OpenAI, AI SDK, Claude Code, OpenTelemetry)',
   usage: `assistant-safety audit FILE|DIR... [--format auto|openai|ai-sdk|claude-code|otel] [--rules FILE]
-                       [--name-verbs] [--targets bind] [--escalate CODE,...] [--recordings DIR]
-                       [--out report.json|report.md|report.html]
+                       [--name-verbs] [--targets bind|ignore] [--profile NAME] [--escalate CODE,...]
+                       [--recordings DIR] [--out report.json|report.md|report.html]
 
 Runs every trace (one conversation: a JSON Lines row, a JSON file, a transcript)
 through its own session: each assistant tool call begun in its order, each tool
 result ending it, the final assistant text checked as a final answer. A blocked
 call is counted and treated as not run (its result is ignored), and the trace
 goes on as recorded: the report is a counterfactual, and says so. Folders are
-searched for .jsonl, .ndjson and .json files.
+searched for .jsonl, .ndjson and .json files. A Claude Code transcript is judged
+as \`assistant-safety hook claude-code\` judges by default (its coding-agent
+classifier, --targets bind, --profile coding): the report says what the hook
+would have done.
 
   --format FORMAT     auto (default: detected per file), openai ({ "messages": [...] }
                       rows with tool_calls and tool messages), ai-sdk (ModelMessage or
                       UIMessage), claude-code (transcripts), otel (OTLP JSON spans)
   --rules FILE        classifier rules (the createClassifier format); they win over what
-                      the traces declare. Without them, undeclared tools are writes and
-                      the report lists them
+                      the traces declare (in a Claude Code transcript, over the hook's
+                      coding-agent table, as the hook's --rules do). Without them,
+                      undeclared tools are writes and the report lists them
   --name-verbs        opt in to the name-verb heuristic (get_, list_, read_ ... as reads)
-  --targets bind      sessions bind writes to validated targets
+  --targets MODE      bind: sessions bind writes to validated targets; ignore: by kind
+                      (default: bind for Claude Code transcripts, ignore for the rest)
+  --profile NAME      the sessions' profile: ${EXECUTION_PROFILES.join(', ')} (default:
+                      coding for Claude Code transcripts, interactive for the rest)
   --escalate CODES    block reasons that count as asking a person (default
                       NO_VALIDATED_TARGET,UNVERIFIED_WRITE,TARGET_NOT_VALIDATED,
                       EGRESS_NOT_VALIDATED: the attestable ones a call can hit)
@@ -60,6 +68,7 @@ path or bad rules.`,
         rules: { type: 'string' },
         'name-verbs': { type: 'boolean' },
         targets: { type: 'string' },
+        profile: { type: 'string' },
         escalate: { type: 'string' },
         recordings: { type: 'string' },
         out: { type: 'string' },
@@ -70,12 +79,20 @@ path or bad rules.`,
     if (!FORMATS.includes(format)) throw new UsageError(`--format: one of ${FORMATS.join(', ')}, got "${format}"`);
     if (values.targets !== undefined && values.targets !== 'bind' && values.targets !== 'ignore')
       throw new UsageError(`--targets: bind or ignore, got "${values.targets}"`);
+    const profile = values.profile as ExecutionProfile | undefined;
+    if (profile !== undefined && !EXECUTION_PROFILES.includes(profile))
+      throw new UsageError(`--profile: one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
     if (values.out !== undefined && !/\.(json|md|html)$/.test(values.out))
       throw new UsageError(`--out: a .json, .md or .html file, got "${values.out}"`);
     let rules: unknown;
     if (values.rules !== undefined) {
-      rules = readRulesFile(values.rules, io, 'audit');
-      if (rules === undefined) return 2;
+      // A hook's rules file (a `shell` section too) is welcome: auditFiles checks it, naming the path.
+      try {
+        rules = JSON.parse(readFileSync(values.rules, 'utf8'));
+      } catch (e) {
+        io.err(`audit: --rules ${values.rules}: ${(e as Error).message}`);
+        return 2;
+      }
     }
     const escalate = values.escalate
       ?.split(',')
@@ -102,14 +119,15 @@ path or bad rules.`,
         format,
         ...(rules !== undefined && { rules }),
         ...(values['name-verbs'] && { nameVerbs: true }),
-        ...(values.targets === 'bind' && { targets: 'bind' as const }),
+        ...((values.targets === 'bind' || values.targets === 'ignore') && { targets: values.targets }),
+        ...(profile !== undefined && { profile }),
         ...(escalate && { escalate }),
         ...(values.recordings !== undefined && { recordings: values.recordings }),
         ...(tty && { onProgress }),
       });
     } catch (e) {
       if (e instanceof AuditInputError || e instanceof ClassifierRulesError) {
-        io.err(`audit: ${e.message}`);
+        io.err(`audit: ${e instanceof ClassifierRulesError ? `--rules ${values.rules}: ` : ''}${e.message}`);
         return 2;
       }
       throw e;

@@ -13,19 +13,20 @@ SessionEnd and UserPromptSubmit; existing settings and hooks are kept, an entry 
 there is updated, never doubled. The command never fails open: a missing
 installation or a crash exits 2 (Claude Code refuses the call) saying what to do.
 
-  --project         .claude/settings.json under the current folder (default): the
-                    project's own installation through $CLAUDE_PROJECT_DIR, so the
-                    settings work in every clone (needs npm install --save-dev
-                    assistant-safety in the project)
+  --project         .claude/settings.json at the project root (default: the nearest
+                    folder from here up, not above the git root, whose node_modules
+                    holds assistant-safety): the project's own installation through
+                    $CLAUDE_PROJECT_DIR, so the settings work in every clone
   --user            ~/.claude/settings.json ($CLAUDE_CONFIG_DIR/settings.json when
                     set): this installation, by its absolute path
-  --settings FILE   this settings file instead (the project form of the command)
+  --settings FILE   this settings file instead (the project form of the command; its
+                    project, from the file's folder up, must have the package)
   --dry-run         print the change as a diff; write nothing
   --command CMD     the hook command to install (default: this installation's own)
   -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...),
                     checked as the hook reads them (the rules file too) before anything
                     is written; relative paths are made absolute (from $CLAUDE_PROJECT_DIR
-                    in the project form)
+                    in the project form, which refuses a path outside the project)
 
 ${HOOK_CLAUDE_CODE_USAGE}
 

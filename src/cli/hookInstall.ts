@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClaudeCodeSettingsError, mergeClaudeCodeSettings } from '../hooks/mergeClaudeCodeSettings.js';
 import { UsageError, type CliIO } from './Command.js';
 import {
   installedHookArgs,
   installArgs,
-  projectHasPackage,
+  findProjectRoot,
+  refuseWithoutPackage,
   PROJECT_BIN,
   quote,
   refuseHookOptions,
@@ -62,20 +63,27 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
     throw new UsageError(
       `hook install supports claude-code, codex, gemini, cursor, got ${positionals.join(' ') || 'nothing'}`,
     );
-  const hook = installedHookArgs(values, passed, true, '"$CLAUDE_PROJECT_DIR"');
+  // The project is found from here (or from the settings file named) up, as the installed command
+  // finds it: run from a subfolder, the settings still go to the project's root.
+  const named = values.settings === undefined ? undefined : resolve(values.settings);
+  const start = named === undefined ? process.cwd() : dirname(named);
+  const found = values.user ? undefined : findProjectRoot(start);
+  const root = found ?? process.cwd();
+  const hook = installedHookArgs(values, passed, true, '"$CLAUDE_PROJECT_DIR"', root);
   if ('error' in hook) return refuseHookOptions('claude-code', hook.error, io);
   const { args } = hook;
   const path = resolve(
     values.settings ??
       (values.user
         ? join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json')
-        : join(process.cwd(), '.claude', 'settings.json')),
+        : join(root, '.claude', 'settings.json')),
   );
   let command: string;
   if (values.command !== undefined) command = `${values.command}${args}`;
   else if (values.user) command = ownCommand(args);
   else {
-    if (values.settings === undefined && !projectHasPackage(io)) return 2;
+    // The project form runs the project's own installation: refused where there is none.
+    if (found === undefined) return refuseWithoutPackage(start, io, named);
     command = projectCommand(args);
   }
   return writeHookSettings(

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AgentHooksError,
@@ -14,7 +14,8 @@ import { UsageError, type CliIO } from './Command.js';
 import {
   installedHookArgs,
   installArgs,
-  projectHasPackage,
+  findProjectRoot,
+  refuseWithoutPackage,
   PROJECT_BIN,
   quote,
   refuseHookOptions,
@@ -107,15 +108,22 @@ export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: 
   if (positionals.length !== 1 || positionals[0] !== agent)
     throw new UsageError(`hook install ${agent}: unexpected ${positionals.filter((p) => p !== agent).join(' ')}`);
   // The project command has found the project folder as "$d" by the time it runs the hook.
-  const hook = installedHookArgs(values, passed, false, '"$d"');
+  // The project is found from here (or from the settings file named) up, as the installed command
+  // finds it: run from a subfolder, the settings still go to the project's root.
+  const named = values.settings === undefined ? undefined : resolve(values.settings);
+  const start = named === undefined ? process.cwd() : dirname(named);
+  const found = values.user ? undefined : findProjectRoot(start);
+  const root = found ?? process.cwd();
+  const hook = installedHookArgs(values, passed, false, '"$d"', root);
   if ('error' in hook) return refuseHookOptions(agent, hook.error, io);
   const { args } = hook;
-  const path = resolve(values.settings ?? (values.user ? install.user() : join(process.cwd(), install.project)));
+  const path = resolve(values.settings ?? (values.user ? install.user() : join(root, install.project)));
   let command: string;
   if (values.command !== undefined) command = `${values.command}${args}`;
   else if (values.user) command = ownCommand(agent, args);
   else {
-    if (values.settings === undefined && !projectHasPackage(io)) return 2;
+    // The project form runs the project's own installation: refused where there is none.
+    if (found === undefined) return refuseWithoutPackage(start, io, named);
     command = projectAgentCommand(agent, args);
   }
   return writeHookSettings(

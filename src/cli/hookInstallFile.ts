@@ -45,7 +45,8 @@ export function installArgs(argv: string[]) {
  * parser ({@link parseHookOptions}), the rules file read and made into the hook's classifier,
  * since a wrong option in the settings would refuse every call. Each path (`--rules`,
  * `--state-dir`, `--record`) is made absolute, then written by `anchor` (the hook runs in the
- * agent's folder, not this one). Returns the words, each after a space, or what is wrong in one line.
+ * agent's folder, not this one), which may refuse it (a {@link HookOptionError}). Returns the
+ * words, each after a space, or what is wrong in one line.
  *
  * @example
  * // in /home/me/repo, which holds rules.json:
@@ -55,7 +56,7 @@ export function installArgs(argv: string[]) {
 function hookArgs(
   passed: string[],
   escalates: boolean,
-  anchor: (path: string) => string,
+  anchor: (path: string, option: string) => string,
 ): { args: string } | { error: string } {
   try {
     const { options, tokens } = parseHookOptions(passed, escalates);
@@ -71,7 +72,9 @@ function hookArgs(
     for (const token of given) {
       words.push(quote(token.rawName)); // `--rules=x` becomes `--rules x`
       if (token.value === undefined) continue;
-      words.push(HOOK_PATH_OPTIONS.includes(token.name) ? anchor(resolve(token.value)) : quote(token.value));
+      words.push(
+        HOOK_PATH_OPTIONS.includes(token.name) ? anchor(resolve(token.value), token.rawName) : quote(token.value),
+      );
     }
     return { args: words.map((w) => ` ${w}`).join('') };
   } catch (e) {
@@ -94,9 +97,10 @@ export function installedHookArgs(
   passed: string[],
   escalates: boolean,
   projectBase: string,
+  root: string,
 ): { args: string } | { error: string } {
   const project = values.command === undefined && !values.user && values.settings === undefined;
-  return hookArgs(passed, escalates, project ? projectAnchor(projectBase) : quote);
+  return hookArgs(passed, escalates, project ? projectAnchor(projectBase, root) : quote);
 }
 
 /**
@@ -112,32 +116,57 @@ export function refuseHookOptions(agent: string, error: string, io: CliIO): numb
 
 /**
  * An anchor for {@link hookArgs} in a project's shared settings: a path inside the project folder
- * (this one) is written from `base`, the shell word the command finds the project by
- * (`"$CLAUDE_PROJECT_DIR"`), so it works in every clone; one outside it stays absolute.
+ * `root` is written from `base`, the shell word the command finds the project by
+ * (`"$CLAUDE_PROJECT_DIR"`), so it works in every clone. A path outside it is refused: the shared
+ * settings go to every clone and machine, where this machine's path means nothing.
  *
  * @example
- * // in /home/me/repo:
- * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/home/me/repo/rules.json'); // '"$CLAUDE_PROJECT_DIR"/rules.json'
- * projectAnchor('"$CLAUDE_PROJECT_DIR"')('/etc/rules.json'); // '/etc/rules.json'
+ * // the project is /home/me/repo:
+ * projectAnchor('"$CLAUDE_PROJECT_DIR"', '/home/me/repo')('/home/me/repo/rules.json', '--rules'); // '"$CLAUDE_PROJECT_DIR"/rules.json'
+ * projectAnchor('"$CLAUDE_PROJECT_DIR"', '/home/me/repo')('/etc/rules.json', '--rules'); // throws a HookOptionError
  */
-function projectAnchor(base: string): (path: string) => string {
-  return (path) => {
-    const inside = relative(process.cwd(), path);
+function projectAnchor(base: string, root: string): (path: string, option: string) => string {
+  return (path, option) => {
+    const inside = relative(root, path);
     if (inside === '') return base;
-    const outside = inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside);
-    return outside ? quote(path) : `${base}/${quote(inside)}`;
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside))
+      throw new HookOptionError(
+        `${option} ${path} is outside the project (${root}): the project settings are shared with every clone, ` +
+          'so they hold only paths inside the project; give one inside it, or install for yourself with --user',
+      );
+    return `${base}/${quote(inside)}`;
   };
 }
 
-/** Whether the project folder has the package installed; says so (and that nothing was written) when not. */
-export function projectHasPackage(io: CliIO): boolean {
-  if (existsSync(join(process.cwd(), PROJECT_BIN))) return true;
+/**
+ * The project folder from `start` up, found as the installed hook command finds it: the nearest
+ * folder that has the package installed ({@link PROJECT_BIN}), never above the repository's root
+ * (a folder with `.git`): a package installed above the repository belongs to another project.
+ *
+ * @example
+ * findProjectRoot('/home/me/repo/src'); // '/home/me/repo' when /home/me/repo/node_modules holds the package
+ */
+export function findProjectRoot(start: string): string | undefined {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, PROJECT_BIN))) return dir;
+    if (existsSync(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Refuses the project form where {@link findProjectRoot} found no installation from `start` (this
+ * folder, or the folder of the settings file `--settings` names): the hook would refuse every call
+ * there. Says so in one line, and that nothing was written; exit code 2.
+ */
+export function refuseWithoutPackage(start: string, io: CliIO, settings?: string): number {
+  const where = settings === undefined ? 'this project' : `the project of ${settings}`;
   io.err(
-    `hook install: assistant-safety is not installed in this project (${join(process.cwd(), 'node_modules')}): ` +
-      'run npm install --save-dev assistant-safety first (the hook would refuse every call without it), ' +
+    `hook install: assistant-safety is not installed in ${where} (not in ${join(start, 'node_modules')} ` +
+      'nor in a folder above it up to the repository root): run hook install from the project root after ' +
+      'npm install --save-dev assistant-safety there (the hook would refuse every call without it), ' +
       'or install for yourself with --user; nothing was written',
   );
-  return false;
+  return 2;
 }
 
 /**

@@ -4,7 +4,11 @@ import { parseArgs } from 'node:util';
 import { BlockReasonCode } from '../safety/toolKind.js';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
 import type { ExecutionProfile, SafetySession, TargetMode } from '../safety/SafetySessionTypes.js';
-import { createCodingAgentClassifier, type CodingAgentClassifier } from '../presets/codingAgent.js';
+import {
+  CODING_AGENT_SESSION,
+  createCodingAgentClassifier,
+  type CodingAgentClassifier,
+} from '../presets/codingAgent.js';
 import { defaultStateDir, type SessionNotes } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
 import { formatIssues, issuesOf } from '../core/Issue.js';
@@ -44,7 +48,7 @@ interface HookDecisionOptions {
 }
 
 /** The hook's default profile: the coding profile (the file is the unit of evidence). */
-export const DEFAULT_HOOK_PROFILE: ExecutionProfile = 'coding';
+export const DEFAULT_HOOK_PROFILE: ExecutionProfile = CODING_AGENT_SESSION.profile;
 const DEFAULT_DEADLINE_MS = 5000;
 
 /** Reads all of standard input. */
@@ -109,7 +113,7 @@ function optionTable(escalates: boolean) {
     'state-dir': { type: 'string' },
     rules: { type: 'string' },
     ...(escalates && { escalate: { type: 'string' as const } }),
-    targets: { type: 'string', default: 'bind' },
+    targets: { type: 'string', default: CODING_AGENT_SESSION.targets },
     profile: { type: 'string', default: DEFAULT_HOOK_PROFILE },
     shadow: { type: 'boolean' },
     redis: { type: 'string' },

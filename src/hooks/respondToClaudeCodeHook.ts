@@ -4,6 +4,7 @@ import type { BlockReasonCode } from '../safety/toolKind.js';
 import {
   codingAgentClassifier,
   codingCallStart,
+  establishCreatedFile,
   type CodingAgentCall,
   type CodingAgentClassifier,
 } from '../presets/codingAgent.js';
@@ -135,14 +136,11 @@ export function respondToClaudeCodeHook(
       if (inFlight(id)) return undefined; // asked twice (two matching entries): already begun
       const call = classify(input.tool_name, input.tool_input);
       const path = (input.tool_input as { file_path?: unknown } | null)?.file_path;
-      if (
-        call.tool === 'Write' &&
-        call.targets &&
-        typeof path === 'string' &&
-        !call.targets.every((t) => session.validatedTargets.includes(t)) &&
-        options.isNewFile?.(path, input.cwd) === true
-      )
-        session.targetEstablished({ targets: call.targets, source: 'tool' });
+      establishCreatedFile(
+        session,
+        call,
+        () => typeof path === 'string' && options.isNewFile?.(path, input.cwd) === true,
+      );
       const blocked = session.beginToolCall(start(id, call));
       if (!blocked) return undefined;
       const words = sentences(blocked, session, input, classify, call);

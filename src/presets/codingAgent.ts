@@ -6,7 +6,7 @@ import {
   type RulesClassifier,
 } from '../harness/classifier.js';
 import type { ToolKind } from '../safety/toolKind.js';
-import type { ToolCallStart } from '../safety/SafetySessionTypes.js';
+import type { SafetySession, SafetySessionOptions, ToolCallStart } from '../safety/SafetySessionTypes.js';
 import { classifyShellCommand } from './classifyShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import { ShellRules } from './ShellRules.js';
@@ -333,4 +333,37 @@ export const codingAgentClassifier: CodingAgentClassifier = createCodingAgentCla
  */
 export function codingCallStart(id: string, call: CodingAgentCall): ToolCallStart {
   return callStartOf(id, call.kind, call.tool, call);
+}
+
+/**
+ * The session every coding-agent hook judges with unless told otherwise (`--profile`, `--targets`):
+ * the coding profile (the file is the unit of evidence) and writes bound to the files read or found.
+ * The audit of a coding agent's transcript uses the same, so it tells what the hook would have done.
+ */
+export const CODING_AGENT_SESSION = {
+  profile: 'coding',
+  targets: 'bind',
+} as const satisfies Pick<SafetySessionOptions, 'profile' | 'targets'>;
+
+/**
+ * A `Write` that creates its file establishes the file as a target before the call begins: a new
+ * file cannot be read first (the write must still be verified by a read). `isNew` is asked only
+ * when the file is not a validated target yet (the hook looks at the disk, the audit at the result).
+ *
+ * @example
+ * establishCreatedFile(session, codingAgentClassifier('Write', { file_path: '/repo/new.ts' }), () => true);
+ */
+export function establishCreatedFile(
+  session: SafetySession,
+  call: Pick<CodingAgentCall, 'tool' | 'targets'>,
+  isNew: () => boolean,
+): void {
+  if (
+    call.tool === 'Write' &&
+    call.targets &&
+    call.targets.length > 0 &&
+    !call.targets.every((t) => session.validatedTargets.includes(t)) &&
+    isNew()
+  )
+    session.targetEstablished({ targets: call.targets, source: 'tool' });
 }

@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 
 /*
  * A Claude Code transcript audited with no rules file: Claude Code's own tools are judged as the
- * hook judges them (Read a read, Edit a write). Before, every call was an undeclared write and a
+ * hook judges them (Read a read, Edit a write, Bash by its command line). Before, every call was an undeclared write and a
  * read-then-edit session showed 100 % blocked at its first call.
  */
 const line = (n: number, type: string, content: unknown[]) => ({
@@ -55,14 +55,19 @@ describe("a Claude Code transcript's own tools, with no rules file", () => {
     expect(report.undeclared).toEqual([]);
   });
 
-  it('should leave what a kind alone would misdescribe to the rules (Bash, the todo list, web pages)', async () => {
+  it('should judge Bash by its command and the todo list as the hook does, and leave MCP tools to the rules', async () => {
     const { report } = await audit(
       transcript([
         ['t1', 'Bash', { command: 'ls' }],
         ['t2', 'TodoWrite', { todos: [] }],
         ['t3', 'WebFetch', { url: 'https://example.com' }],
+        ['t4', 'mcp__ci__deploy', {}],
       ]),
     );
-    expect([...report.undeclared].sort()).toEqual(['Bash', 'TodoWrite', 'WebFetch']);
+    const tool = (name: string) => report.tools.find((t: { tool: string }) => t.tool === name);
+    expect(tool('Bash').kinds).toEqual({ read: 1 });
+    expect(tool('TodoWrite')).toMatchObject({ kinds: { write: 1 }, blocked: 0 });
+    expect(tool('WebFetch').kinds).toEqual({ read: 1 });
+    expect(report.undeclared).toEqual(['mcp__ci__deploy']);
   });
 });

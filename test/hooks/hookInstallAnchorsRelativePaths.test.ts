@@ -107,6 +107,9 @@ describe('hook install with relative paths', () => {
   it("writes them absolute when --settings names another project's file, so the hook finds them there", () => {
     const dir = project();
     const other = join(mkdtempSync(join(tmpdir(), 'anchor-other-')), 'repo');
+    // The other project has the package (the project form is refused where it has not).
+    mkdirSync(join(other, 'node_modules', 'assistant-safety', 'dist', 'src', 'cli'), { recursive: true });
+    writeFileSync(join(other, 'node_modules', 'assistant-safety', 'dist', 'src', 'cli', 'bin.js'), '');
     const settings = join(other, '.claude', 'settings.json');
     // Before: a path under this folder became "$CLAUDE_PROJECT_DIR"/rules.json, which names a file of the other project.
     const install = installIn(dir, ['--settings', settings, '--dry-run', '--', '--rules', 'rules.json']);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +80,11 @@ describe('hook install with wrong hook options', () => {
   it('installs options the hook takes', async () => {
     const rules = join(dir, 'rules.json');
     writeFileSync(rules, JSON.stringify({ tools: { mcp__deploy__run: 'write' } }));
-    const file = join(mkdtempSync(join(dir, 'ok-')), 'settings.json');
+    const project = mkdtempSync(join(dir, 'ok-'));
+    // A project with the package installed: the project form is refused in one without it.
+    mkdirSync(join(project, 'node_modules', 'assistant-safety', 'dist', 'src', 'cli'), { recursive: true });
+    writeFileSync(join(project, 'node_modules', 'assistant-safety', 'dist', 'src', 'cli', 'bin.js'), '');
+    const file = join(project, 'settings.json');
     const options = ['--rules', rules, '--escalate', 'NO_VALIDATED_TARGET', '--targets', 'ignore', '--shadow'];
     const r = await cli('hook', 'install', 'claude-code', '--settings', file, '--', ...options);
     expect(r.code, r.err).toBe(0);
