@@ -3,7 +3,8 @@ import { HOOK_CLAUDE_CODE_USAGE, runClaudeCodeHook } from './hookClaudeCode.js';
 
 export const hookCommand: Command = {
   name: 'hook',
-  summary: 'gate a coding agent through its hooks (Claude Code): the hook command, and its installer',
+  summary:
+    'gate a coding agent through its hooks (Claude Code, Codex CLI, Gemini CLI, Cursor): the hook command, and its installer',
   // The installer first: a person reads this page to install; Claude Code runs the hook itself.
   usage: `assistant-safety hook install claude-code [--project|--user] [--settings FILE] [--dry-run] [-- HOOK OPTIONS...]
 

@@ -226,6 +226,8 @@ export function writeHookSettings(
   }
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, after);
-  io.out(`hook install: added the assistant-safety hooks${options.label} to ${path}\n  command: ${command}`);
+  // Our entries were there already with another command (the merge updates them in place): say so.
+  const verb = /(^|[\s"'])hook (claude-code|codex|gemini|cursor)([\s"']|$)/m.test(before) ? 'updated' : 'added';
+  io.out(`hook install: ${verb} the assistant-safety hooks${options.label} in ${path}\n  command: ${command}`);
   return 0;
 }

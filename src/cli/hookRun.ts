@@ -237,7 +237,7 @@ export async function runHookEvent<I>(
   try {
     ({ options } = parseHookOptions(argv, escalates));
   } catch (e) {
-    if (!(e instanceof HookOptionError)) return fail(`${(e as Error)?.message ?? String(e)}; the call is refused`);
+    if (!(e instanceof HookOptionError)) return fail(refusedFor(e));
     // One line, not the usage: the agent shows this text to the person as the refusal's reason.
     const command = /^assistant-safety (hook \S+)/.exec(usage)?.[1] ?? 'hook';
     return fail(e.argument ? `${e.message}; see assistant-safety ${command} --help` : e.message);
@@ -316,7 +316,7 @@ export async function runHookEvent<I>(
     );
   } catch (e) {
     if (e instanceof DeadlineError) return fail(e.message);
-    return fail(`${(e as Error)?.message ?? String(e)}; the call is refused`);
+    return fail(refusedFor(e));
   }
 }
 
@@ -336,4 +336,15 @@ function notAskable(code: BlockReasonCode): string | undefined {
         : 'nothing a person says lifts it';
   const codes = BlockReasonCode.options.filter(askable);
   return `${code} cannot be asked (${why}); a hook can ask about ${codes.join(', ')}`;
+}
+
+/** An error's message, then that the call is refused (one sentence: a message's own full stop is dropped). */
+function refusedFor(e: unknown): string {
+  let message: string;
+  try {
+    message = (e as Error)?.message ?? String(e);
+  } catch {
+    message = 'the hook failed';
+  }
+  return `${message.replace(/[.\s]+$/, '')}; the call is refused`;
 }

@@ -69,6 +69,7 @@ describe('createFileSessionStore', () => {
     const run = await runHook(bundle, dir, e.pre('Read', read(), 'r2'));
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/is corrupt .*nothing was decided.*refused/);
+    expect(run.stderr).toContain('Remove the file to start the session again; the call is refused'); // one sentence, no '.;'
 
     // Valid JSON with a broken snapshot: named too.
     writeFileSync(

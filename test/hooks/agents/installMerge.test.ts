@@ -97,6 +97,9 @@ describe.each(['codex', 'gemini', 'cursor'])('hook install %s', (agent) => {
     expect(readFileSync(file, 'utf8')).toContain(CMD(agent));
     const again = await cli('hook', 'install', agent, '--settings', file, '--command', CMD(agent));
     expect(again).toMatchObject({ code: 0, out: expect.stringMatching(/already has the assistant-safety hooks/) });
+    // Another command for the same hooks: the entries are updated in place, and the installer says so.
+    const moved = await cli('hook', 'install', agent, '--settings', file, '--command', `${CMD(agent)} --shadow`);
+    expect(moved).toMatchObject({ code: 0, out: expect.stringMatching(/updated the assistant-safety hooks/) });
   });
 
   it("writes no machine's paths into a project file: the project's installation, found by walking up", () => {
