@@ -44,7 +44,31 @@ const HARMLESS_FILES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev
 type Judged =
   | { kind: 'read'; files: string[]; check?: true; dir?: string }
   | { kind: 'write'; why: string; files?: string[] }
-  | { kind: 'record'; why: string };
+  | { kind: 'record'; why: string; inTree?: string[] };
+
+/** Folders a build writes and can write again: deleting one changes no source file. */
+const BUILD_OUTPUT = new Set(['dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache', '.parcel-cache']);
+
+/**
+ * `mkdir` of folders, and `rm` of build output folders: they change no file's content, so the coding
+ * profile takes them as state-only writes, when every path is in the project (checked by the caller:
+ * `inTree`). Anything else about them (other options, other paths) leaves them writes.
+ */
+function treeHousekeeping(name: string, args: readonly string[]): { why: string; paths: string[] } | undefined {
+  const options = args.filter((a) => a.startsWith('-'));
+  const paths = args.filter((a) => !a.startsWith('-'));
+  if (paths.length === 0) return undefined;
+  if (name === 'mkdir' && options.every((o) => ['-p', '-v', '--parents', '--verbose'].includes(o)))
+    return { why: '"mkdir" only creates folders in the project', paths };
+  const plain = (p: string) => p.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (
+    name === 'rm' &&
+    options.every((o) => /^-[rRfv]+$/.test(o) || ['--recursive', '--force', '--verbose'].includes(o)) &&
+    paths.every((p) => BUILD_OUTPUT.has(plain(p)) || plain(p) === 'node_modules/.cache')
+  )
+    return { why: '"rm" only deletes build output a build writes again', paths };
+  return undefined;
+}
 
 /** A path the shell would change (`$F`, `~`, a glob): it names no file we can key. */
 const expands = (word: string) => /[$*?[~`]/.test(word);
@@ -102,6 +126,8 @@ function judge(command: ShellCommand, rules: ShellRules | undefined): Judged {
     return read([]);
   }
   if (name === 'cd') return read([]);
+  const housekeeping = written.length === 0 && expanding.length === 0 ? treeHousekeeping(name, args) : undefined;
+  if (housekeeping) return { kind: 'record', why: housekeeping.why, inTree: housekeeping.paths };
   if (name === 'git' && written.length === 0 && gitRecords(args))
     return { kind: 'record', why: `"git ${args.join(' ')}" only records in the local repository` };
   const rule = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : undefined;
@@ -157,7 +183,7 @@ const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${
  * @example
  * classifyShellCommand('cat src/a.ts | grep x', { cwd: '/repo' }); // { kind: 'read', targets: ['file:/repo/src/a.ts'], ... }
  * classifyShellCommand('npm test && git diff').check;          // true
- * classifyShellCommand('rm -rf build && ls').kind;             // 'write'
+ * classifyShellCommand('rm -rf src/legacy && ls').kind;             // 'write'
  * classifyShellCommand('git log > out.txt', { cwd: '/repo' }); // { kind: 'write', targets: ['file:/repo/out.txt'], ... }
  */
 export function classifyShellCommand(line: string, options: ShellClassifyOptions = {}): ShellClassification {
@@ -191,6 +217,10 @@ export function classifyShellCommand(line: string, options: ShellClassifyOptions
     base = baseOf(scope);
     const judged = judge(command, rules);
     if (judged.kind === 'record') {
+      // Housekeeping counts as such only inside the project: a folder made or removed elsewhere is a write.
+      const paths = judged.inTree?.map((p) => key(p, base));
+      if (paths?.some((t) => t === undefined || cwd === undefined || !inside(t.slice('file:'.length), cwd)))
+        return { kind: 'write', reason: `${judged.why.split(' only ')[0]} acts outside the project` };
       recordReason ??= judged.why;
       continue;
     }

@@ -319,7 +319,7 @@ function checked(rules: unknown): unknown {
  *
  * @example
  * codingAgentClassifier('TodoWrite', { todos: [] }); // { kind: 'write', stateOnly: true, ... }
- * codingAgentClassifier('Bash', { command: 'rm -rf build && ls' }).kind; // 'write'
+ * codingAgentClassifier('Bash', { command: 'rm -rf src/legacy && ls' }).kind; // 'write'
  */
 export const codingAgentClassifier: CodingAgentClassifier = createCodingAgentClassifier();
 

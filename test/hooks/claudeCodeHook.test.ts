@@ -143,15 +143,15 @@ describe('assistant-safety hook claude-code', () => {
     expect(await hook(e.stop(false))).toMatchObject({ code: 0, stdout: '' });
   });
 
-  it('judges Bash by its command: `ls | grep x` reads, `rm -rf build && ls` writes', async () => {
+  it('judges Bash by its command: `ls | grep x` reads, `rm -rf src/legacy && ls` writes', async () => {
     const { e, hook } = fresh();
     // A read: allowed before anything else, and it leaves nothing to verify.
     expect(decisionOf(await hook(e.pre('Bash', bash('ls | grep x'), 'b1')))).toEqual({ decision: 'allow' });
     await hook(e.post('Bash', bash('ls | grep x'), 'b1'));
-    const write = decisionOf(await hook(e.pre('Bash', bash('rm -rf build && ls'), 'b2')));
+    const write = decisionOf(await hook(e.pre('Bash', bash('rm -rf src/legacy && ls'), 'b2')));
     expect(write.decision).toBe('allow');
-    await hook(e.post('Bash', bash('rm -rf build && ls'), 'b2'));
-    expect(decisionOf(await hook(e.pre('Bash', bash('rm -rf dist'), 'b3')))).toEqual({
+    await hook(e.post('Bash', bash('rm -rf src/legacy && ls'), 'b2'));
+    expect(decisionOf(await hook(e.pre('Bash', bash('rm -rf src/old'), 'b3')))).toEqual({
       decision: 'deny',
       reasonCode: 'UNVERIFIED_WRITE',
     });

@@ -38,7 +38,7 @@ describe('the coding-agent classifier', () => {
 
   it('judges Bash by its command, and a file tool with no path as a write', () => {
     expect(codingAgentClassifier('Bash', { command: 'ls | grep x' }).kind).toBe('read');
-    expect(codingAgentClassifier('Bash', { command: 'rm -rf build && ls' })).toMatchObject({
+    expect(codingAgentClassifier('Bash', { command: 'rm -rf src/legacy && ls' })).toMatchObject({
       kind: 'write',
       rule: expect.stringMatching(/"rm"/),
     });

@@ -73,8 +73,8 @@ describe('classifyShellCommand', () => {
   });
 
   it.each([
-    ['rm -rf build && ls', /"rm" is not a known read-only command/],
-    ['ls && rm -rf build', /"rm"/],
+    ['rm -rf src/legacy && ls', /"rm" is not a known read-only command/],
+    ['ls && rm -rf src/legacy', /"rm"/],
     ['git log > log.txt', /writes to "log.txt"/],
     ['echo hi >> notes.md', /writes to "notes.md"/],
     ['git commit --amend -m x', /not a read-only use of git/],

@@ -32,7 +32,7 @@ describe('shell writes', () => {
     'echo x > $OUT',
     'echo x > ~/notes',
     'echo x | tee $LOG',
-    'git diff > patch.diff && rm -rf build', // the unknown write wins
+    'git diff > patch.diff && rm -rf src/legacy', // the unknown write wins
     'cat a.ts > out.txt', // without a cwd below: no key for the file
   ])('a write with no file targets: %s', (line) => {
     const judged = line === 'cat a.ts > out.txt' ? classifyShellCommand(line) : judge(line);
