@@ -10,8 +10,17 @@ import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
+import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
+import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
 import { checkRedisUrl } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
+
+/** The options that take a number (a negative one is read as their value, to be refused as out of range). */
+const NUMBER_FLAGS = ['--cancel-grace-ms', '--max-sessions', '--idle-timeout-ms', '--orphan-after-ms'];
+
+/** The most MCP sessions `--listen` may hold open: each runs a server process of its own. */
+const MAX_SESSIONS = 100_000;
 
 /** The install command printed when the optional MCP SDK is missing. */
 const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -164,7 +173,7 @@ definition changes later is a write (unless a rule names it).
   --orphan-after-ms MS
                   a call left in flight by a gateway that died is ended as an unknown outcome
                   (a write must then be verified) once its lease runs out: MS after the
-                  gateway's last renewal (default 30000)
+                  gateway's last renewal (default 30000; from 30 to 86400000)
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
@@ -174,7 +183,7 @@ the server could not start.`,
     let parsed;
     try {
       parsed = parseArgs({
-        args: split.options,
+        args: joinNegativeValues(split.options, NUMBER_FLAGS),
         allowPositionals: true,
         options: {
           rules: { type: 'string' },
@@ -211,7 +220,7 @@ the server could not start.`,
     const { values, positionals } = parsed;
     const [command, ...args] = serverOf(argv, split, values, positionals, 'mcp-gateway');
     const trustAnnotations = annotationTrustOf(values['trust-annotations']);
-    const cancelGraceMs = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
+    const cancelGraceMs = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
     if (values.targets !== undefined && values.targets !== 'ignore' && values.targets !== 'bind')
       throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
     const sessionOptions: SafetySessionOptions = {
@@ -219,8 +228,8 @@ the server could not start.`,
       ...(values.shadow && { mode: 'shadow' as const }),
     };
     const escalate = escalateOf(values.escalate);
-    const maxSessions = numberOption(values['max-sessions'], '--max-sessions');
-    const idleTimeoutMs = numberOption(values['idle-timeout-ms'], '--idle-timeout-ms');
+    const maxSessions = wholeNumberOption(values['max-sessions'], '--max-sessions', 1, MAX_SESSIONS);
+    const idleTimeoutMs = wholeNumberOption(values['idle-timeout-ms'], '--idle-timeout-ms', 1, MAX_TIMER_MS);
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
 
     let rules: unknown;
@@ -258,7 +267,12 @@ the server could not start.`,
       for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
     }
-    const orphanAfterMs = numberOption(values['orphan-after-ms'], '--orphan-after-ms');
+    const orphanAfterMs = wholeNumberOption(
+      values['orphan-after-ms'],
+      '--orphan-after-ms',
+      MIN_ORPHAN_AFTER_MS,
+      MAX_ORPHAN_AFTER_MS,
+    );
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
     let sharedSession: import('../redis/index.js').RedisGatewaySession | undefined;
@@ -433,13 +447,6 @@ function firstNonOption(argv: readonly string[], fallback: string): string {
     else if (!a.startsWith('--')) return a;
   }
   return fallback;
-}
-
-/** A non-negative integer option, or undefined when not given. */
-export function numberOption(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number, got "${value}"`);
-  return Number(value);
 }
 
 /** `--escalate CODE,...`, checked against the block reason codes. */
