@@ -13,7 +13,7 @@ import { untilStopped } from './untilStopped.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
 import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
 import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
-import { checkRedisUrl } from '../redis/cliSupport.js';
+import { checkRedisServer, checkRedisUrl, redisFailure } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
 
 /** The options that take a number (a negative one is read as their value, to be refused as out of range). */
@@ -279,26 +279,38 @@ the server could not start.`,
     if (values.redis !== undefined) {
       const redisModule = await importRedis(io);
       if (!redisModule) return 2;
+      // A wrong password, database or a Cluster node would otherwise show only once a call is made, or never.
+      const problem = await checkRedisServer(values.redis);
+      if (problem) {
+        log(`cannot start: ${problem.message}`);
+        return 2;
+      }
       let lastRedisError: string | undefined;
-      sharedSession = redisModule.createRedisGatewaySession({
-        redis: {
-          url: values.redis,
-          streams: true,
-          worker: `mcp-gateway:${process.pid}`,
-          ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
-          // Every gateway on the session should be started with the same --targets and --shadow:
-          // they apply to the session each save restores.
-          session: sessionOptions,
-          // Once per message until another one comes: a server that is down repeats itself every retry.
-          onError: (e) => {
-            if (e.message === lastRedisError) return;
-            lastRedisError = e.message;
-            log(`redis: ${e.message}`);
+      try {
+        sharedSession = redisModule.createRedisGatewaySession({
+          redis: {
+            url: values.redis,
+            streams: true,
+            worker: `mcp-gateway:${process.pid}`,
+            ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
+            // Every gateway on the session should be started with the same --targets and --shadow:
+            // they apply to the session each save restores.
+            session: sessionOptions,
+            // Once per message until another one comes: a server that is down repeats itself every retry.
+            onError: (e) => {
+              if (e.message === lastRedisError) return;
+              lastRedisError = e.message;
+              log(`redis: ${e.message}`);
+            },
           },
-        },
-        sessionId: values.session!,
-        ...(orphanAfterMs !== undefined && { orphanAfterMs }),
-      });
+          sessionId: values.session!,
+          ...(orphanAfterMs !== undefined && { orphanAfterMs }),
+        });
+      } catch (e) {
+        // An option the session refuses (a --session id too long): the options are the user's.
+        if (e instanceof TypeError) throw new UsageError(e.message);
+        throw e;
+      }
     }
 
     let file: FileRecorder | undefined;
@@ -381,18 +393,9 @@ the server could not start.`,
       log(exit.reason === 'server-closed' ? 'the MCP server exited' : 'the client disconnected');
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
-      // A shared session loads from Redis first: a Redis that does not answer is not the server's fault.
-      const name = (e as Error).name;
-      const redisDown =
-        sharedSession !== undefined &&
-        (name === 'MaxRetriesPerRequestError' ||
-          name === 'SessionStoreUnavailableError' ||
-          (e as { code?: unknown }).code === 'ECONNREFUSED');
-      log(
-        redisDown
-          ? `cannot start: Redis at ${values.redis} is not answering (${(e as Error).message})`
-          : `cannot start ${command}: ${(e as Error).message}`,
-      );
+      // A shared session loads from Redis first: what Redis refuses is not the server's fault.
+      const redis = sharedSession && redisFailure(e, values.redis!, sharedSession.sessionId, values['redis-prefix']);
+      log(redis ? `cannot start: ${redis}` : `cannot start ${command}: ${(e as Error).message}`);
       await gateway.close().catch(() => undefined);
       code = 2;
     } finally {
