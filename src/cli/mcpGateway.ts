@@ -13,7 +13,7 @@ import { untilStopped } from './untilStopped.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
 import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
 import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
-import { checkRedisServer, checkRedisUrl, redisFailure } from '../redis/cliSupport.js';
+import { checkRedisServer, checkRedisUrl, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
 
 /** The options that take a number (a negative one is read as their value, to be refused as out of range). */
@@ -366,11 +366,21 @@ the server could not start.`,
     const session = sharedSession
       ? undefined
       : createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
+    const shared = sharedSession;
+    const gatewaySession: import('../mcp/index.js').SharedGatewaySession | undefined = shared && {
+      withSession: (fn) =>
+        shared.withSession(fn).catch((e: unknown) => {
+          throw lostSessionForCli(e, shared.sessionId, values['redis-prefix']);
+        }),
+      claim: (id) => shared.claim(id),
+      release: (id, ended) => shared.release(id, ended),
+      orphans: () => shared.orphans(),
+    };
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
       downstream: mcp.spawnMcpServer(command!, args),
       ...(session && { session }),
-      ...(sharedSession && { sharedSession }),
+      ...(gatewaySession && { sharedSession: gatewaySession }),
       ...(rules !== undefined && { rules }),
       ...(values['name-verbs'] && { nameVerbs: true }),
       trustAnnotations,

@@ -1,5 +1,5 @@
 import type { RedisLiveBridge } from './liveBridge.js';
-import { sessionKey } from './keys.js';
+import { claimsKey, sessionKey, streamKey } from './keys.js';
 
 /*
  * What `assistant-safety serve --redis` and `replay --redis` need, loaded
@@ -149,6 +149,27 @@ export function redisFailure(
   if (UNREACHABLE.has(String((e as { code?: unknown }).code)))
     return `Redis at ${shown} is not answering (${error.message})`;
   return `Redis at ${shown}: ${error.message}`;
+}
+
+/**
+ * A lost session's error in a CLI user's words: the library's says to call `delete(id)`, which a
+ * gateway started from the command line cannot. Any other error is returned as it is.
+ */
+export function lostSessionForCli(e: unknown, sessionId: string, keyPrefix: string | undefined): unknown {
+  if ((e as Error | undefined)?.name !== 'SessionLostError') return e;
+  const prefix = keyPrefix ?? 'assistant-safety:';
+  const keys = [sessionKey(prefix, sessionId), streamKey(prefix, sessionId), claimsKey(prefix, sessionId)];
+  const what = `restart the gateway with another --session (or, to keep this id, remove its keys first: redis-cli DEL ${keys.map((k) => `'${k}'`).join(' ')})`;
+  const message = (e as Error).message;
+  const said = /then call delete\(.*\) to start a fresh session\.$/;
+  return Object.assign(
+    new Error(said.test(message) ? message.replace(said, `then ${what}.`) : `${message} Then ${what}.`),
+    {
+      name: 'SessionLostError',
+      code: 'SESSION_LOST',
+      cause: e,
+    },
+  );
 }
 
 /** A URL the Redis client accepts, or why not. */
