@@ -28,7 +28,7 @@ export interface RedisProblem {
 }
 
 /** The URL with its password hidden, for messages and logs. */
-export function shownRedisUrl(url: string): string {
+function shownRedisUrl(url: string): string {
   if (!URL.canParse(url)) return url;
   const u = new URL(url);
   if (u.password !== '') u.password = '***';
@@ -71,7 +71,8 @@ async function connectChecked(
   client.on('error', (e: Error) => (reason ??= e));
   try {
     await client.connect();
-    const info = await client.info('cluster');
+    // A server whose ACL denies INFO is taken as one server: the check must not refuse a good URL.
+    const info = await client.info('cluster').catch(() => '');
     if (/^cluster_enabled:1/m.test(info)) {
       client.disconnect();
       return {
