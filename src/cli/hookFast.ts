@@ -2,6 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { defaultStateDir } from '../node/stateDir.js';
+import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
 
 /*
  * The hook command's entry (`hook claude-code`): it loads nothing but node's own modules before
@@ -113,7 +114,8 @@ export async function runFastHook(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) return fallback(argv, undefined);
   const d = argv.indexOf('--deadline-ms');
   const given = d >= 0 ? Number(argv[d + 1]) : NaN;
-  const deadlineMs = Number.isInteger(given) && given > 0 ? given : 5000;
+  // An out-of-range value reads stdin within the default: the gate then refuses it by name.
+  const deadlineMs = Number.isInteger(given) && given > 0 && given <= MAX_TIMER_MS ? given : 5000;
   const input = await readStdin(deadlineMs);
   if (input === undefined) {
     process.stderr.write(

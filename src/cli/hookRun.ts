@@ -15,6 +15,7 @@ import { formatIssues, issuesOf } from '../core/Issue.js';
 import { blockReasonProblem, evidenceFor } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
 import { liveUrlProblem } from '../live/protocol.js';
+import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
@@ -165,8 +166,10 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
   }
   const deadline = text('deadline-ms');
   const deadlineMs = deadline === undefined ? DEFAULT_DEADLINE_MS : Number(deadline);
-  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
-    throw new HookOptionError(`--deadline-ms must be a positive whole number of milliseconds, got "${deadline}"`);
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0 || deadlineMs > MAX_TIMER_MS)
+    throw new HookOptionError(
+      `--deadline-ms must be a positive whole number of milliseconds up to ${MAX_TIMER_MS}, got "${deadline}"`,
+    );
   const redis = text('redis');
   const live = text('live');
   if (redis !== undefined && !/^rediss?:\/\/./.test(redis))

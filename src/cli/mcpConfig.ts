@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { annotationTrustOf, numberOption, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import { annotationTrustOf, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
+import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
 import { liveUrlProblem } from '../live/protocol.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */
@@ -140,7 +142,7 @@ rules: nothing printed) or a config file that is not JSON.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
     const { values, positionals } = parseArgs({
-      args: split.options,
+      args: joinNegativeValues(split.options, ['--cancel-grace-ms']),
       allowPositionals: true,
       options: {
         name: { type: 'string' },
@@ -189,7 +191,7 @@ rules: nothing printed) or a config file that is not JSON.`,
       if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
       gateway.push('--live', values.live);
     }
-    const grace = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
+    const grace = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
     if (grace !== undefined) gateway.push('--cancel-grace-ms', String(grace));
 
     const self = selfCommand();

@@ -10,8 +10,17 @@ import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
-import { checkRedisUrl } from '../redis/cliSupport.js';
+import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
+import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
+import { checkRedisServer, checkRedisUrl, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
+
+/** The options that take a number (a negative one is read as their value, to be refused as out of range). */
+const NUMBER_FLAGS = ['--cancel-grace-ms', '--max-sessions', '--idle-timeout-ms', '--orphan-after-ms'];
+
+/** The most MCP sessions `--listen` may hold open: each runs a server process of its own. */
+const MAX_SESSIONS = 100_000;
 
 /** The install command printed when the optional MCP SDK is missing. */
 const MCP_SDK_INSTALL = 'npm install @modelcontextprotocol/sdk';
@@ -164,7 +173,7 @@ definition changes later is a write (unless a rule names it).
   --orphan-after-ms MS
                   a call left in flight by a gateway that died is ended as an unknown outcome
                   (a write must then be verified) once its lease runs out: MS after the
-                  gateway's last renewal (default 30000)
+                  gateway's last renewal (default 30000; from 30 to 86400000)
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
@@ -174,7 +183,7 @@ the server could not start.`,
     let parsed;
     try {
       parsed = parseArgs({
-        args: split.options,
+        args: joinNegativeValues(split.options, NUMBER_FLAGS),
         allowPositionals: true,
         options: {
           rules: { type: 'string' },
@@ -211,7 +220,7 @@ the server could not start.`,
     const { values, positionals } = parsed;
     const [command, ...args] = serverOf(argv, split, values, positionals, 'mcp-gateway');
     const trustAnnotations = annotationTrustOf(values['trust-annotations']);
-    const cancelGraceMs = numberOption(values['cancel-grace-ms'], '--cancel-grace-ms');
+    const cancelGraceMs = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
     if (values.targets !== undefined && values.targets !== 'ignore' && values.targets !== 'bind')
       throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
     const sessionOptions: SafetySessionOptions = {
@@ -219,8 +228,8 @@ the server could not start.`,
       ...(values.shadow && { mode: 'shadow' as const }),
     };
     const escalate = escalateOf(values.escalate);
-    const maxSessions = numberOption(values['max-sessions'], '--max-sessions');
-    const idleTimeoutMs = numberOption(values['idle-timeout-ms'], '--idle-timeout-ms');
+    const maxSessions = wholeNumberOption(values['max-sessions'], '--max-sessions', 1, MAX_SESSIONS);
+    const idleTimeoutMs = wholeNumberOption(values['idle-timeout-ms'], '--idle-timeout-ms', 1, MAX_TIMER_MS);
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
 
     let rules: unknown;
@@ -258,33 +267,50 @@ the server could not start.`,
       for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
     }
-    const orphanAfterMs = numberOption(values['orphan-after-ms'], '--orphan-after-ms');
+    const orphanAfterMs = wholeNumberOption(
+      values['orphan-after-ms'],
+      '--orphan-after-ms',
+      MIN_ORPHAN_AFTER_MS,
+      MAX_ORPHAN_AFTER_MS,
+    );
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
     let sharedSession: import('../redis/index.js').RedisGatewaySession | undefined;
     if (values.redis !== undefined) {
       const redisModule = await importRedis(io);
       if (!redisModule) return 2;
+      // A wrong password, database or a Cluster node would otherwise show only once a call is made, or never.
+      const problem = await checkRedisServer(values.redis);
+      if (problem) {
+        log(`cannot start: ${problem.message}`);
+        return 2;
+      }
       let lastRedisError: string | undefined;
-      sharedSession = redisModule.createRedisGatewaySession({
-        redis: {
-          url: values.redis,
-          streams: true,
-          worker: `mcp-gateway:${process.pid}`,
-          ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
-          // Every gateway on the session should be started with the same --targets and --shadow:
-          // they apply to the session each save restores.
-          session: sessionOptions,
-          // Once per message until another one comes: a server that is down repeats itself every retry.
-          onError: (e) => {
-            if (e.message === lastRedisError) return;
-            lastRedisError = e.message;
-            log(`redis: ${e.message}`);
+      try {
+        sharedSession = redisModule.createRedisGatewaySession({
+          redis: {
+            url: values.redis,
+            streams: true,
+            worker: `mcp-gateway:${process.pid}`,
+            ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
+            // Every gateway on the session should be started with the same --targets and --shadow:
+            // they apply to the session each save restores.
+            session: sessionOptions,
+            // Once per message until another one comes: a server that is down repeats itself every retry.
+            onError: (e) => {
+              if (e.message === lastRedisError) return;
+              lastRedisError = e.message;
+              log(`redis: ${e.message}`);
+            },
           },
-        },
-        sessionId: values.session!,
-        ...(orphanAfterMs !== undefined && { orphanAfterMs }),
-      });
+          sessionId: values.session!,
+          ...(orphanAfterMs !== undefined && { orphanAfterMs }),
+        });
+      } catch (e) {
+        // An option the session refuses (a --session id too long): the options are the user's.
+        if (e instanceof TypeError) throw new UsageError(e.message);
+        throw e;
+      }
     }
 
     let file: FileRecorder | undefined;
@@ -340,11 +366,21 @@ the server could not start.`,
     const session = sharedSession
       ? undefined
       : createSafetySession({ ...sessionOptions, ...(recorder && { recorder }) });
+    const shared = sharedSession;
+    const gatewaySession: import('../mcp/index.js').SharedGatewaySession | undefined = shared && {
+      withSession: (fn) =>
+        shared.withSession(fn).catch((e: unknown) => {
+          throw lostSessionForCli(e, shared.sessionId, values['redis-prefix']);
+        }),
+      claim: (id) => shared.claim(id),
+      release: (id, ended) => shared.release(id, ended),
+      orphans: () => shared.orphans(),
+    };
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
       downstream: mcp.spawnMcpServer(command!, args),
       ...(session && { session }),
-      ...(sharedSession && { sharedSession }),
+      ...(gatewaySession && { sharedSession: gatewaySession }),
       ...(rules !== undefined && { rules }),
       ...(values['name-verbs'] && { nameVerbs: true }),
       trustAnnotations,
@@ -367,18 +403,9 @@ the server could not start.`,
       log(exit.reason === 'server-closed' ? 'the MCP server exited' : 'the client disconnected');
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
-      // A shared session loads from Redis first: a Redis that does not answer is not the server's fault.
-      const name = (e as Error).name;
-      const redisDown =
-        sharedSession !== undefined &&
-        (name === 'MaxRetriesPerRequestError' ||
-          name === 'SessionStoreUnavailableError' ||
-          (e as { code?: unknown }).code === 'ECONNREFUSED');
-      log(
-        redisDown
-          ? `cannot start: Redis at ${values.redis} is not answering (${(e as Error).message})`
-          : `cannot start ${command}: ${(e as Error).message}`,
-      );
+      // A shared session loads from Redis first: what Redis refuses is not the server's fault.
+      const redis = sharedSession && redisFailure(e, values.redis!, sharedSession.sessionId, values['redis-prefix']);
+      log(redis ? `cannot start: ${redis}` : `cannot start ${command}: ${(e as Error).message}`);
       await gateway.close().catch(() => undefined);
       code = 2;
     } finally {
@@ -433,13 +460,6 @@ function firstNonOption(argv: readonly string[], fallback: string): string {
     else if (!a.startsWith('--')) return a;
   }
   return fallback;
-}
-
-/** A non-negative integer option, or undefined when not given. */
-export function numberOption(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${flag}: expected a whole number, got "${value}"`);
-  return Number(value);
 }
 
 /** `--escalate CODE,...`, checked against the block reason codes. */

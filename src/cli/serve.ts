@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { RunningServer } from '../server/startServer.js';
 import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
+import { checkRedisServer, checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
 import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
 import { untilStopped } from './untilStopped.js';
 
@@ -65,6 +65,14 @@ sockets without the token are refused. Stops on Ctrl-C.
     for (const dir of [values.recordings, values.machines]) {
       if (dir !== undefined && !existsSync(dir)) {
         io.err(`serve: no such folder: ${dir}`);
+        return 2;
+      }
+    }
+    if (values.redis !== undefined) {
+      // A Redis that is down may come up (the bridge keeps trying); one that refuses the URL will not.
+      const problem = await checkRedisServer(values.redis);
+      if (problem && !problem.unreachable) {
+        io.err(`serve: ${problem.message}`);
         return 2;
       }
     }

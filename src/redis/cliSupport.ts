@@ -1,4 +1,5 @@
 import type { RedisLiveBridge } from './liveBridge.js';
+import { claimsKey, sessionKey, streamKey } from './keys.js';
 
 /*
  * What `assistant-safety serve --redis` and `replay --redis` need, loaded
@@ -18,6 +19,158 @@ const MISSING = 'the --redis option needs the ioredis package: npm i ioredis';
 function isMissingModule(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
+}
+
+/** Why the Redis at a URL cannot serve the CLI; `unreachable` when it only did not answer (which may pass). */
+export interface RedisProblem {
+  message: string;
+  unreachable: boolean;
+}
+
+/** The URL with its password hidden, for messages and logs. */
+function shownRedisUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  if (u.password !== '') u.password = '***';
+  return u.toString().replace(/\/$/, '');
+}
+
+/** The codes of a connection that did not get through (as opposed to a server that answered no). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+
+/** Whether an error is the session store's or the Redis client's (not the MCP server's). */
+function isRedisError(e: unknown): boolean {
+  const name = (e as Error | undefined)?.name;
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return (
+    (typeof name === 'string' && /^(ReplyError|MaxRetriesPerRequestError|Session\w*Error)$/.test(name)) ||
+    (typeof code === 'string' && UNREACHABLE.has(code))
+  );
+}
+
+/**
+ * Connects to the Redis at `url` and checks what a wrong URL would otherwise leave to later
+ * (or to never): the credentials, the database in the URL's path, and that the server is not a
+ * Redis Cluster node, since the CLI's `--redis` talks to one server. Resolves to the connected
+ * client, or to the problem with no client left open.
+ */
+async function connectChecked(
+  ioredis: { Redis: typeof import('ioredis').Redis },
+  url: string,
+): Promise<import('ioredis').Redis | RedisProblem> {
+  const shown = shownRedisUrl(url);
+  const client = new ioredis.Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3000,
+    commandTimeout: 10_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  // connect() only says "Connection is closed": the reason (WRONGPASS, NOAUTH, ECONNREFUSED) comes as an event.
+  let reason: Error | undefined;
+  client.on('error', (e: Error) => (reason ??= e));
+  try {
+    await client.connect();
+    // A server whose ACL denies INFO is taken as one server: the check must not refuse a good URL.
+    const info = await client.info('cluster').catch(() => '');
+    if (/^cluster_enabled:1/m.test(info)) {
+      client.disconnect();
+      return {
+        message: `${shown} is a Redis Cluster node: the CLI's --redis takes one Redis server, not a cluster (docs/redis.md says what to use for a cluster)`,
+        unreachable: false,
+      };
+    }
+    const db = new URL(url).pathname.slice(1);
+    if (db !== '') {
+      try {
+        await client.select(db);
+      } catch (e) {
+        client.disconnect();
+        return {
+          message: `Redis at ${shown}: the URL's database ${JSON.stringify(db)} cannot be used: ${(e as Error).message}`,
+          unreachable: false,
+        };
+      }
+    }
+    return client;
+  } catch (e) {
+    client.disconnect();
+    const cause = reason ?? (e as Error);
+    const unreachable = UNREACHABLE.has(String((cause as { code?: unknown }).code)) || reason === undefined;
+    return {
+      message: unreachable
+        ? `Redis at ${shown} is not answering (${cause.message})`
+        : `Redis at ${shown} refused the connection${authHint(cause.message)}: ${cause.message}`,
+      unreachable,
+    };
+  }
+}
+
+/** What a refused login means for the URL to give. */
+function authHint(message: string): string {
+  if (message.startsWith('WRONGPASS')) return ' (the user or password in the URL is wrong)';
+  if (message.startsWith('NOAUTH')) return ' (it needs a password: redis://:PASSWORD@HOST:PORT)';
+  return '';
+}
+
+/** Checks the Redis at `url` as {@link connectChecked} does, then disconnects; undefined when it is fine. */
+export async function checkRedisServer(url: string): Promise<RedisProblem | undefined> {
+  let ioredis: { Redis: typeof import('ioredis').Redis };
+  try {
+    ioredis = await import('ioredis');
+  } catch (e) {
+    if (isMissingModule(e)) return { message: MISSING, unreachable: false };
+    throw e;
+  }
+  const checked = await connectChecked(ioredis, url);
+  if (!(checked instanceof ioredis.Redis)) return checked;
+  checked.disconnect();
+  return undefined;
+}
+
+/**
+ * What the CLI says of an error from a session kept in Redis, in one line naming Redis (and, for a
+ * stored session that cannot be read, its key and what to do); undefined when it is not Redis's.
+ */
+export function redisFailure(
+  e: unknown,
+  url: string,
+  sessionId: string,
+  keyPrefix: string | undefined,
+): string | undefined {
+  const shown = shownRedisUrl(url);
+  const error = e as Error;
+  if (error?.name === 'SnapshotError' || error?.name === 'KindSessionError') {
+    const key = sessionKey(keyPrefix ?? 'assistant-safety:', sessionId);
+    return `the session ${JSON.stringify(sessionId)} stored in Redis at ${shown} (key ${key}) cannot be read: ${error.message}; start with another --session, or delete the key (redis-cli DEL '${key}') to start this session afresh, forgetting what it held`;
+  }
+  if (!isRedisError(e)) return undefined;
+  if (error.name === 'SessionStoreUnavailableError' || error.name === 'MaxRetriesPerRequestError')
+    return `Redis at ${shown} is not answering (${error.message})`;
+  if (UNREACHABLE.has(String((e as { code?: unknown }).code)))
+    return `Redis at ${shown} is not answering (${error.message})`;
+  return `Redis at ${shown}: ${error.message}`;
+}
+
+/**
+ * A lost session's error in a CLI user's words: the library's says to call `delete(id)`, which a
+ * gateway started from the command line cannot. Any other error is returned as it is.
+ */
+export function lostSessionForCli(e: unknown, sessionId: string, keyPrefix: string | undefined): unknown {
+  if ((e as Error | undefined)?.name !== 'SessionLostError') return e;
+  const prefix = keyPrefix ?? 'assistant-safety:';
+  const keys = [sessionKey(prefix, sessionId), streamKey(prefix, sessionId), claimsKey(prefix, sessionId)];
+  const what = `restart the gateway with another --session (or, to keep this id, remove its keys first: redis-cli DEL ${keys.map((k) => `'${k}'`).join(' ')})`;
+  const message = (e as Error).message;
+  const said = /then call delete\(.*\) to start a fresh session\.$/;
+  return Object.assign(
+    new Error(said.test(message) ? message.replace(said, `then ${what}.`) : `${message} Then ${what}.`),
+    {
+      name: 'SessionLostError',
+      code: 'SESSION_LOST',
+      cause: e,
+    },
+  );
 }
 
 /** A URL the Redis client accepts, or why not. */
@@ -53,7 +206,9 @@ export async function startServeBridge(
     serverUrl,
     onError: (e) => io.err(`serve: redis: ${e.message} (still trying)`),
   });
-  io.out(`following the sessions in ${redisUrl} (key prefix ${JSON.stringify(keyPrefix ?? 'assistant-safety:')})`);
+  io.out(
+    `following the sessions in ${shownRedisUrl(redisUrl)} (key prefix ${JSON.stringify(keyPrefix ?? 'assistant-safety:')})`,
+  );
   return bridge;
 }
 
@@ -84,22 +239,17 @@ export async function openRedisRecording(
   const { streamKey } = await import('./keys.js');
   const { DEFAULT_KEY_PREFIX } = await import('./options.js');
   const prefix = keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const client = new ioredis.Redis(redisUrl, {
-    lazyConnect: true,
-    connectTimeout: 3000,
-    commandTimeout: 10_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => undefined);
+  const client = await connectChecked(ioredis, redisUrl);
+  if (!(client instanceof ioredis.Redis)) return client.message;
+  const key = streamKey(prefix, session);
+  let exists: number;
   try {
-    await client.connect();
+    exists = await client.exists(key);
   } catch (e) {
     client.disconnect();
-    return `cannot reach Redis at ${redisUrl}: ${(e as Error).message}`;
+    return `Redis at ${shownRedisUrl(redisUrl)}: ${(e as Error).message}`;
   }
-  const key = streamKey(prefix, session);
-  if ((await client.exists(key)) === 0) {
+  if (exists === 0) {
     client.disconnect();
     return `no recording stream for session ${JSON.stringify(session)} under the prefix ${JSON.stringify(prefix)} (streams off, expired or deleted)`;
   }

@@ -15,6 +15,8 @@ import {
   DEFAULT_IDLE_TTL_MS,
   DEFAULT_KEY_PREFIX,
   DEFAULT_TIMEOUT_MS,
+  MAX_ORPHAN_AFTER_MS,
+  MIN_ORPHAN_AFTER_MS,
   parseStoreOptions,
   type RedisSessionStoreOptions,
 } from './options.js';
@@ -68,7 +70,7 @@ export const RedisGatewaySessionOptions = z.strictObject({
    * (ended as an unknown outcome by the next gateway) at most this long after the death, and at
    * least this long after its last renewal. Default 30 s.
    */
-  orphanAfterMs: z.number().int().min(30).max(86_400_000).optional(),
+  orphanAfterMs: z.number().int().min(MIN_ORPHAN_AFTER_MS).max(MAX_ORPHAN_AFTER_MS).optional(),
   /**
    * This gateway's name in its claims: a call it leaves orphaned is recorded with it
    * (`orphanedBy`). Default `<hostname>:<pid>:<6 random hex digits>`.

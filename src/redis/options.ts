@@ -111,6 +111,9 @@ export const RedisSessionStoreOptions = StoreOptionsObject.superRefine((o, ctx) 
 export type RedisSessionStoreOptions = z.infer<typeof RedisSessionStoreOptions>;
 
 export const DEFAULT_KEY_PREFIX = 'assistant-safety:';
+/** The range of a gateway's `orphanAfterMs` (createRedisGatewaySession): here, so the CLI checks it without ioredis. */
+export const MIN_ORPHAN_AFTER_MS = 30;
+export const MAX_ORPHAN_AFTER_MS = 86_400_000;
 export const DEFAULT_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_TIMEOUT_MS = 2000;
 export const DEFAULT_MAX_ATTEMPTS = 16;
