@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { defaultStateDir } from '../node/stateDir.js';
-import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_TIMER_MS } from '../core/timerDelay.js';
 
 /*
  * The hook command's entry (`hook claude-code`): it loads nothing but node's own modules before

@@ -15,7 +15,7 @@ import { formatIssues, issuesOf } from '../core/Issue.js';
 import { blockReasonProblem, evidenceFor } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
 import { liveUrlProblem } from '../live/protocol.js';
-import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_TIMER_MS } from '../core/timerDelay.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,

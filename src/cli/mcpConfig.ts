@@ -5,7 +5,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { annotationTrustOf, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
-import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { liveUrlProblem } from '../live/protocol.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */

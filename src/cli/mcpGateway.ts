@@ -11,7 +11,7 @@ import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorde
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
-import { MAX_TIMER_MS } from '../core/maxTimerMs.js';
+import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
 import { checkRedisServer, checkRedisUrl, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
