@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
-import { startTestRedis, type TestRedis } from '../redis/redisServer.js';
+import { describe, expect, it } from 'vitest';
+import { useTestRedis } from '../redis/useTestRedis.js';
 import { cli, connect, fixtureCommand, tempDir } from './helpers.js';
 
 /*
@@ -9,23 +8,13 @@ import { cli, connect, fixtureCommand, tempDir } from './helpers.js';
  * cannot; the CLI's says what its user can do.
  */
 
-let redis: TestRedis;
-let raw: Redis;
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-afterAll(async () => {
-  raw.disconnect();
-  await redis.stop();
-});
+const env = useTestRedis();
 
 describe('mcp-gateway --redis after its session was lost', () => {
   it('should tell a CLI user to restart with another --session, not to call delete()', async () => {
     const dir = tempDir();
     const gateway = await connect(
-      cli(['mcp-gateway', '--redis', redis.url, '--session', 'lost1', '--', ...fixtureCommand(dir)]),
+      cli(['mcp-gateway', '--redis', env.redis.url, '--session', 'lost1', '--', ...fixtureCommand(dir)]),
       dir,
     );
     try {
@@ -33,7 +22,7 @@ describe('mcp-gateway --redis after its session was lost', () => {
         isError?: boolean;
       };
       expect(first.isError).toBeFalsy();
-      await raw.flushall();
+      await env.raw.flushall();
       const error = await gateway.client.callTool({ name: 'get_status', arguments: { name: 'web' } }).then(
         (r) => JSON.stringify(r),
         (e: unknown) => (e as Error).message,

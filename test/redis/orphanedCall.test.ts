@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createEntryInterpreter,
   createPrometheusRegistry,
@@ -10,7 +9,7 @@ import {
 } from 'assistant-safety/insights';
 import { createRedisGatewaySession } from 'assistant-safety/redis';
 import { createGatewayPolicy } from '../../src/mcp/gatewayPolicy.js';
-import { startTestRedis, type TestRedis } from './redisServer.js';
+import { useTestRedis } from './useTestRedis.js';
 
 /*
  * A lease that ran out while its holder was stopped is visible: gateway A claims a write and
@@ -19,26 +18,15 @@ import { startTestRedis, type TestRedis } from './redisServer.js';
  * Against a real redis-server.
  */
 
-let redis: TestRedis;
-let raw: Redis;
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-
-afterAll(async () => {
-  raw.disconnect();
-  await redis.stop();
-});
+const env = useTestRedis();
 
 const LEASE_MS = 60;
 
 /** Whether every claim on the session has run out, by Redis's clock. */
 async function allRunOut(sessionId: string): Promise<boolean> {
-  const [seconds, micros] = await raw.time();
+  const [seconds, micros] = await env.raw.time();
   const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-  const leases = Object.values(await raw.hgetall(`assistant-safety:{${sessionId}}:c`));
+  const leases = Object.values(await env.raw.hgetall(`assistant-safety:{${sessionId}}:c`));
   return leases.length > 0 && leases.every((v) => parseInt(v, 10) <= now);
 }
 
@@ -53,7 +41,11 @@ async function until(check: () => Promise<boolean>, ms = 5000): Promise<void> {
 describe('an orphaned call on a Redis gateway session', () => {
   it("should be ended by the next gateway's decision, recorded, counted and measured with the stopped holder's id", async () => {
     const sessionId = `orphaned-${Date.now()}`;
-    const options = { redis: { url: redis.url, streams: true, timeoutMs: 10_000 }, sessionId, orphanAfterMs: LEASE_MS };
+    const options = {
+      redis: { url: env.redis.url, streams: true, timeoutMs: 10_000 },
+      sessionId,
+      orphanAfterMs: LEASE_MS,
+    };
     const a = createRedisGatewaySession(options);
     const b = createRedisGatewaySession({ ...options, holder: 'gateway-b' });
     // A's holder id by default: the host, the process and a random part.
@@ -68,7 +60,7 @@ describe('an orphaned call on a Redis gateway session', () => {
     expect(await policyA.decide({ id: 'a:0', kind: 'resolve', tool: 'find_vm' })).toBeNull();
     await policyA.settle({ callId: 'a:0', tool: 'find_vm', kind: 'resolve', ended: false }, { ok: true, value: {} });
     expect(await policyA.decide({ id: 'a:1', kind: 'write', tool: 'restart_vm' })).toBeNull();
-    expect((await raw.hget(`assistant-safety:{${sessionId}}:c`, 'a:1'))?.endsWith(`|${a.holder}`)).toBe(true);
+    expect((await env.raw.hget(`assistant-safety:{${sessionId}}:c`, 'a:1'))?.endsWith(`|${a.holder}`)).toBe(true);
     // A's process stops: nothing renews its claim on the write any more.
     const holderA = a.holder;
     await a.close();
@@ -86,7 +78,7 @@ describe('an orphaned call on a Redis gateway session', () => {
     // Counted once, by the gateway that ended it; its claim is gone.
     expect(b.stats().orphaned).toBe(1);
     expect(b.stats().saved).toBeGreaterThan(0);
-    expect(await raw.hexists(`assistant-safety:{${sessionId}}:c`, 'a:1')).toBe(0);
+    expect(await env.raw.hexists(`assistant-safety:{${sessionId}}:c`, 'a:1')).toBe(0);
     expect(await b.orphans()).toEqual([]);
     await policyB.settle({ callId: 'b:1', tool: 'vm_status', kind: 'read', ended: false }, { ok: true, value: {} });
     expect(b.stats().orphaned).toBe(1);

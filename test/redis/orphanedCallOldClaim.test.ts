@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { createRedisGatewaySession } from 'assistant-safety/redis';
 import { createGatewayPolicy } from '../../src/mcp/gatewayPolicy.js';
-import { startTestRedis, type TestRedis } from './redisServer.js';
+import { useTestRedis } from './useTestRedis.js';
 
 /*
  * A claim written by an older gateway (the lease's expiry alone, no holder) still reads: once it
@@ -10,24 +9,17 @@ import { startTestRedis, type TestRedis } from './redisServer.js';
  * log says the holder is unknown. Against a real redis-server.
  */
 
-let redis: TestRedis;
-let raw: Redis;
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-  raw = new Redis(redis.url);
-});
-
-afterAll(async () => {
-  raw.disconnect();
-  await redis.stop();
-});
+const env = useTestRedis();
 
 describe('a claim in the older format', () => {
   it('should be orphaned once its expiry has passed, its holder unknown', async () => {
     const sessionId = `old-claim-${Date.now()}`;
     const claims = `assistant-safety:{${sessionId}}:c`;
-    const options = { redis: { url: redis.url, streams: true, timeoutMs: 10_000 }, sessionId, orphanAfterMs: 60_000 };
+    const options = {
+      redis: { url: env.redis.url, streams: true, timeoutMs: 10_000 },
+      sessionId,
+      orphanAfterMs: 60_000,
+    };
     const a = createRedisGatewaySession({ ...options, holder: 'gateway-a' });
     const policyA = createGatewayPolicy({ sharedSession: a, log: () => {} });
     await policyA.start();
@@ -36,11 +28,11 @@ describe('a claim in the older format', () => {
     expect(await policyA.decide({ id: 'a:1', kind: 'write', tool: 'restart_vm' })).toBeNull();
     await a.close();
     // An older gateway's claim: the expiry alone. A live one (in an hour) is no orphan yet.
-    const [seconds] = await raw.time();
-    await raw.hset(claims, 'a:1', String(Number(seconds) * 1000 + 3_600_000));
+    const [seconds] = await env.raw.time();
+    await env.raw.hset(claims, 'a:1', String(Number(seconds) * 1000 + 3_600_000));
     const b = createRedisGatewaySession({ ...options, holder: 'gateway-b' });
     expect(await b.orphans()).toEqual([]);
-    await raw.hset(claims, 'a:1', String(Number(seconds) * 1000 - 1000));
+    await env.raw.hset(claims, 'a:1', String(Number(seconds) * 1000 - 1000));
     expect(await b.orphans()).toEqual([{ id: 'a:1' }]);
 
     const log: string[] = [];
