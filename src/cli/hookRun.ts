@@ -12,7 +12,7 @@ import {
 import { defaultStateDir, type SessionNotes } from '../node/createFileSessionStore.js';
 import { createHookRecording, fileHookSessions, redisHookSessions, type HookSessions } from '../hooks/hookSessions.js';
 import { formatIssues, issuesOf } from '../core/Issue.js';
-import { blockReasonProblem, evidenceFor } from '../safety/blockReasons.js';
+import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
 import { liveUrlProblem } from '../live/protocol.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
@@ -160,7 +160,7 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
       ?.split(',')
       .map((s) => s.trim()) ?? []
   ).filter(Boolean)) {
-    const problem = blockReasonProblem(code) ?? notAskable(code as BlockReasonCode);
+    const problem = blockReasonProblem(code) ?? askProblem(code as BlockReasonCode);
     if (problem !== undefined) throw new HookOptionError(`--escalate: ${problem}`);
     escalate.push(code as BlockReasonCode);
   }
@@ -321,24 +321,6 @@ export async function runHookEvent<I>(
     if (e instanceof DeadlineError) return fail(e.message);
     return fail(refusedFor(e));
   }
-}
-
-/**
- * Why a hook cannot put a block of this reason to a person, if it cannot: nothing a person says
- * lifts a block that is not attestable, and an agent's stop has no question to answer (a refused
- * stop sends the agent back to check instead). Accepting such a code would change nothing in silence.
- */
-function notAskable(code: BlockReasonCode): string | undefined {
-  const askable = (c: BlockReasonCode) => evidenceFor(c) !== undefined && c !== 'FINAL_ANSWER_UNVERIFIED';
-  if (askable(code)) return undefined;
-  const why =
-    code === 'FINAL_ANSWER_UNVERIFIED'
-      ? 'a stop is never asked: the agent is sent back to check its change'
-      : code === 'WRITE_IN_FLIGHT'
-        ? "only the running change's result lifts it"
-        : 'nothing a person says lifts it';
-  const codes = BlockReasonCode.options.filter(askable);
-  return `${code} cannot be asked (${why}); a hook can ask about ${codes.join(', ')}`;
 }
 
 /** An error's message, then that the call is refused (one sentence: a message's own full stop is dropped). */

@@ -3,7 +3,9 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { annotationTrustOf, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import { annotationTrustOf, escalateOf, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import { checkRedisUrl } from '../redis/cliSupport.js';
+import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { liveUrlProblem } from '../live/protocol.js';
@@ -117,6 +119,9 @@ export const mcpConfigCommand: Command = {
   usage: `assistant-safety mcp-config CLIENT [--name NAME] [--write [--config FILE] [--force]]
                                [--rules FILE] [--record FILE] [--name-verbs]
                                [--trust-annotations all|destructive-only|none] [--live URL]
+                               [--targets ignore|bind] [--shadow] [--escalate CODE,...]
+                               [--cancel-grace-ms MS] [--redis URL --session ID
+                               [--redis-prefix P] [--orphan-after-ms MS]]
                                -- COMMAND [ARGS...]
 
 Prints, as JSON, the config entry with which CLIENT starts the MCP server
@@ -133,16 +138,17 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
                   openai-agents: --config FILE (the SDK is configured in code)
   --config FILE   the config file to merge into instead
   --force         replace an entry of the same name
-  --rules, --record, --name-verbs, --trust-annotations, --live
-                  the gateway's options (see mcp-gateway --help); paths made absolute,
-                  the rules file checked (a missing or invalid one is refused)
+  --rules, --record, --name-verbs, --trust-annotations, --live, --targets, --shadow,
+  --escalate, --cancel-grace-ms, --redis, --session, --redis-prefix, --orphan-after-ms
+                  the gateway's options (see mcp-gateway --help), checked as the gateway
+                  checks them (a missing or invalid rules file is refused); paths made absolute
 
 Exit codes: 0 printed (and written), 2 bad arguments (a --rules file that is missing or not
 rules: nothing printed) or a config file that is not JSON.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
     const { values, positionals } = parseArgs({
-      args: joinNegativeValues(split.options, ['--cancel-grace-ms']),
+      args: joinNegativeValues(split.options, ['--cancel-grace-ms', '--orphan-after-ms']),
       allowPositionals: true,
       options: {
         name: { type: 'string' },
@@ -155,6 +161,13 @@ rules: nothing printed) or a config file that is not JSON.`,
         'trust-annotations': { type: 'string' },
         live: { type: 'string' },
         'cancel-grace-ms': { type: 'string' },
+        targets: { type: 'string' },
+        shadow: { type: 'boolean' },
+        escalate: { type: 'string' },
+        redis: { type: 'string' },
+        session: { type: 'string' },
+        'redis-prefix': { type: 'string' },
+        'orphan-after-ms': { type: 'string' },
         'server-command': { type: 'string' },
         'server-arg': { type: 'string', multiple: true },
       },
@@ -193,6 +206,33 @@ rules: nothing printed) or a config file that is not JSON.`,
     }
     const grace = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
     if (grace !== undefined) gateway.push('--cancel-grace-ms', String(grace));
+    // The rest as the gateway checks them: an entry the gateway refuses would stop the server at every start.
+    if (values.targets !== undefined) {
+      if (values.targets !== 'ignore' && values.targets !== 'bind')
+        throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
+      gateway.push('--targets', values.targets);
+    }
+    if (values.shadow) gateway.push('--shadow');
+    if (values.escalate !== undefined) gateway.push('--escalate', escalateOf(values.escalate).join(','));
+    if (values.redis !== undefined) {
+      const bad = checkRedisUrl(values.redis);
+      if (bad) throw new UsageError(bad);
+      if (!values.session) throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
+      if (values.record !== undefined || values.live !== undefined)
+        throw new UsageError(`--${values.record !== undefined ? 'record' : 'live'} does not go with --redis`);
+      gateway.push('--redis', values.redis, '--session', values.session);
+      if (values['redis-prefix'] !== undefined) gateway.push('--redis-prefix', values['redis-prefix']);
+      const orphan = wholeNumberOption(
+        values['orphan-after-ms'],
+        '--orphan-after-ms',
+        MIN_ORPHAN_AFTER_MS,
+        MAX_ORPHAN_AFTER_MS,
+      );
+      if (orphan !== undefined) gateway.push('--orphan-after-ms', String(orphan));
+    } else {
+      for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
+    }
 
     const self = selfCommand();
     const entry: Entry = {

@@ -5,7 +5,8 @@ import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.j
 import type { SessionRecorder } from '../safety/RecordingEntry.js';
 import { createSafetySession } from '../safety/SafetySession.js';
 import type { SafetySessionOptions } from '../safety/SafetySessionTypes.js';
-import { BlockReasonCode } from '../safety/toolKind.js';
+import type { BlockReasonCode } from '../safety/toolKind.js';
+import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
@@ -462,18 +463,17 @@ function firstNonOption(argv: readonly string[], fallback: string): string {
   return fallback;
 }
 
-/** `--escalate CODE,...`, checked against the block reason codes. */
-function escalateOf(value: string | undefined): BlockReasonCode[] {
+/** `--escalate CODE,...`, checked against the block reason codes a person can be asked about. */
+export function escalateOf(value: string | undefined): BlockReasonCode[] {
   if (value === undefined) return [];
   const codes = value
     .split(',')
     .map((c) => c.trim())
     .filter(Boolean);
-  for (const code of codes)
-    if (!(BlockReasonCode.options as readonly string[]).includes(code))
-      throw new UsageError(
-        `--escalate: "${code}" is not a block reason code (one of ${BlockReasonCode.options.join(', ')})`,
-      );
+  for (const code of codes) {
+    const problem = blockReasonProblem(code) ?? askProblem(code as BlockReasonCode);
+    if (problem !== undefined) throw new UsageError(`--escalate: ${problem}`);
+  }
   return codes as BlockReasonCode[];
 }
 

@@ -96,3 +96,26 @@ export function evidenceFor(code: BlockReasonCode): BlockEvidence | undefined {
   const reason: BlockReason = BLOCK_REASONS[code];
   return reason.evidence;
 }
+
+/**
+ * Why a block of this reason cannot be put to a person (`--escalate` of a hook or the gateway), if it
+ * cannot: nothing a person says lifts a block that is not attestable, and a final answer has no
+ * question to answer (a refused stop sends the agent back to check). Accepting such a code would
+ * change nothing, in silence.
+ *
+ * @example
+ * askProblem('TARGET_NOT_VALIDATED'); // undefined
+ * askProblem('WRITE_IN_FLIGHT');      // "WRITE_IN_FLIGHT cannot be asked (only the running change's result lifts it); ..."
+ */
+export function askProblem(code: BlockReasonCode): string | undefined {
+  const askable = (c: BlockReasonCode) => evidenceFor(c) !== undefined && c !== 'FINAL_ANSWER_UNVERIFIED';
+  if (askable(code)) return undefined;
+  const why =
+    code === 'FINAL_ANSWER_UNVERIFIED'
+      ? 'a stop is never asked: the agent is sent back to check its change'
+      : code === 'WRITE_IN_FLIGHT'
+        ? "only the running change's result lifts it"
+        : 'nothing a person says lifts it';
+  const codes = (Object.keys(BLOCK_REASONS) as BlockReasonCode[]).filter(askable);
+  return `${code} cannot be asked (${why}); a person can be asked about ${codes.join(', ')}`;
+}

@@ -32,7 +32,7 @@ describe('hook --escalate with a code a person cannot be asked about', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(`--escalate: ${code} cannot be asked (${why}`);
     expect(r.err).toContain(
-      'a hook can ask about NO_VALIDATED_TARGET, UNVERIFIED_WRITE, TARGET_NOT_VALIDATED, EGRESS_NOT_VALIDATED',
+      'a person can be asked about NO_VALIDATED_TARGET, UNVERIFIED_WRITE, TARGET_NOT_VALIDATED, EGRESS_NOT_VALIDATED',
     );
   });
 
@@ -40,5 +40,11 @@ describe('hook --escalate with a code a person cannot be asked about', () => {
     const r = await runCli(['hook', 'install', 'claude-code', '--dry-run', '--', '--escalate', 'WRITE_IN_FLIGHT']);
     expect(r.code).not.toBe(0);
     expect(r.err).toContain('WRITE_IN_FLIGHT cannot be asked');
+  });
+
+  it('is refused by mcp-gateway too, before any server starts', async () => {
+    const r = await runCli(['mcp-gateway', '--escalate', 'POLICY_DENIED', '--', 'assistant-safety-no-such-server']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--escalate: POLICY_DENIED cannot be asked (nothing a person says lifts it)');
   });
 });
