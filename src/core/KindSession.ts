@@ -9,7 +9,7 @@ import {
   type MachineRunner,
   type MachineStep,
 } from './MachineRunner.js';
-import { firstReading, SessionShell } from './SessionShell.js';
+import { firstReading, SessionShell, warnOnConsole } from './SessionShell.js';
 import { readSnapshot } from './readSnapshot.js';
 import { RecordingHeader } from './RecordingHeader.js';
 import { argumentProblem, keysOf } from './knownKeys.js';
@@ -254,7 +254,7 @@ function executorOf(machine: AnyStateMachine, options: KindSessionOptions): Exec
     machine,
     options.executor,
     (message) => new KindSessionError(`options.executor: ${message}`),
-    options.onWarning ?? ((m) => console.warn(`assistant-safety: ${m}`)),
+    options.onWarning ?? warnOnConsole,
   );
 }
 

@@ -38,6 +38,9 @@ function readingOf(now: () => number): number | undefined {
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 
+/** Where a session's warnings go when its options name no `onWarning`: the console, marked as ours. */
+export const warnOnConsole = (message: string): void => console.warn(`assistant-safety: ${message}`);
+
 /** A session's first time: its clock's first reading, which must be finite epoch milliseconds. `fail` words the error. */
 export function firstReading(now: unknown, fail: (message: string) => Error): number {
   if (typeof now !== 'function') throw fail(`expected a function, got ${typeof now}`);

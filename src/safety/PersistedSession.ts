@@ -20,8 +20,9 @@ export const PersistedSession = z
     /** Blocked attempts in a row (reported in block envelopes). */
     blockStreak: z.int().check(z.nonnegative(), z.lte(MAX_COUNT)),
     /**
-     * What `persist()` computed over the other fields (8 hex digits). A restore whose snapshot still
-     * matches it skips the schema check; any other snapshot is checked in full.
+     * What `persist()` computed over the other fields (`fnv2:` and 8 hex digits). A restore whose
+     * snapshot still matches it skips the schema check; any other snapshot is checked in full, and
+     * one whose checksum does not match is restored with a warning that it was changed.
      */
     checksum: z.optional(z.string()),
   })
@@ -141,6 +142,13 @@ export function persistedSessionOf(
   };
 }
 
+/**
+ * What starts a checksum this build writes: one without it (an older build's, computed another way)
+ * cannot be compared, so it only sends the snapshot through the full check; one with it that does not
+ * match tells that the snapshot was changed after it was written.
+ */
+export const CHECKSUM_MARK = 'fnv2:';
+
 /** The fields the checksum covers, in the order both `persist()` and a restore walk them (all but the id and the checksum). */
 const CHECKSUM_FIELDS = ['format', 'version', 'state', 'context', 'blockStreak'] as const;
 /** The context is copied as one literal of its fields (one object shape for the session's first step). */
@@ -148,7 +156,7 @@ const SHALLOW_COPIES = { context: copyContext as ShallowCopy };
 
 /**
  * A snapshot's checksummed fields, copied (or, with `copying` false, for a value nobody else holds,
- * only gathered), and their checksum: the one walk `persist()` writes the checksum with and a restore
+ * only gathered), and their checksum as a snapshot carries it ({@link CHECKSUM_MARK} first): the one walk `persist()` writes the checksum with and a restore
  * proves it with. `undefined` for anything that is not plain JSON data of the snapshot's shape.
  *
  * @example
@@ -158,7 +166,8 @@ export function checksummedCopy(
   snapshot: object,
   copying: boolean,
 ): { copy: Record<string, unknown>; checksum: string } | undefined {
-  return copyWithChecksum(snapshot as Record<string, unknown>, copying, CHECKSUM_FIELDS, SHALLOW_COPIES);
+  const copied = copyWithChecksum(snapshot as Record<string, unknown>, copying, CHECKSUM_FIELDS, SHALLOW_COPIES);
+  return copied && { copy: copied.copy, checksum: CHECKSUM_MARK + copied.checksum };
 }
 
 /** Prefix that keeps call ids apart from object property names while zod reads the calls (see below). */

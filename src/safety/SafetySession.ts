@@ -1,9 +1,9 @@
 import type { SafetyMachine } from './createSafetyMachine.js';
 import { createMachineRunner, executorFor, type MachineState, type NamedAction } from '../core/MachineRunner.js';
-import { firstReading, report, SessionShell, type ShellStep } from '../core/SessionShell.js';
+import { firstReading, report, SessionShell, warnOnConsole, type ShellStep } from '../core/SessionShell.js';
 import type { FSMBlockedError } from './FSMBlockedError.js';
 import { blockedErrorOf, blockOf } from './stepBlock.js';
-import { parsePersistedSession, persistedSessionOf, type PersistedSession } from './PersistedSession.js';
+import { persistedSessionOf, type PersistedSession } from './PersistedSession.js';
 import { recordingEntryOf, type RecordedCall } from './RecordingEntry.js';
 import { SafetyReadings } from './SafetyReadings.js';
 import type { SafetyConfig, PendingRecovery, SafetyContext } from './SafetyContext.js';
@@ -24,7 +24,7 @@ import {
   startCallOf,
   endCallOf,
 } from './sessionInput.js';
-import { configFrom, latestTimeOf, overridesConfig, trustedSnapshot } from './sessionSnapshot.js';
+import { configFrom, latestTimeOf, overridesConfig, snapshotToRestore } from './sessionSnapshot.js';
 import type {
   CallOutcome,
   SafetySession,
@@ -69,7 +69,7 @@ class Session extends SafetyReadings implements SafetySession {
     start: { config: SafetyConfig } | { snapshot: PersistedSession },
   ) {
     const first = firstReading(options.now ?? Date.now, (m) => new SafetyInputError('options.now', m));
-    const onWarning = options.onWarning ?? ((m: string) => console.warn(`assistant-safety: ${m}`));
+    const onWarning = options.onWarning ?? warnOnConsole;
     const executor = executorFor(
       machine,
       options.executor,
@@ -385,7 +385,7 @@ export function createSafetySession(options: SafetySessionOptions = {}): SafetyS
  */
 export function restoreSafetySession(persisted: unknown, options: SafetySessionOptions = {}): SafetySession {
   checkOptions(options);
-  const snapshot = trustedSnapshot(persisted) ?? parsePersistedSession(persisted);
+  const snapshot = snapshotToRestore(persisted, options.onWarning);
   const config = overridesConfig(options) ? configFrom(options, snapshot.context.config) : snapshot.context.config;
   const id = options.id ?? snapshot.id;
   if (options.id !== undefined) checkId(id);

@@ -3,10 +3,12 @@
  * without the full check (one this build wrote, its checksum intact).
  */
 import {
+  CHECKSUM_MARK,
   checksummedCopy,
   PERSISTED_SESSION_VERSION,
   structuralIssues,
   type PersistedSession,
+  parsePersistedSession,
 } from './PersistedSession.js';
 import {
   DEFAULT_CONFIG,
@@ -20,6 +22,7 @@ import {
 } from './SafetyContext.js';
 import { MAX_USER_MESSAGES } from './userWords.js';
 import { safeParseInput } from '../core/Issue.js';
+import { warnOnConsole } from '../core/SessionShell.js';
 import type { SafetySessionOptions } from './SafetySessionTypes.js';
 import { describe, SafetyInputError } from './sessionInput.js';
 
@@ -46,10 +49,12 @@ export function overridesConfig(options: SafetySessionOptions): boolean {
 /**
  * A copy of a snapshot this build wrote and nobody changed since: the current version, exactly
  * the fields `persist()` writes, and a checksum that still matches them. It needs no schema check
- * (what `persist()` writes is valid by construction). Anything else: `undefined`, and the caller
- * checks the snapshot in full, as every snapshot was checked before checksums.
+ * (what `persist()` writes is valid by construction). `'changed'`: a checksum this build writes
+ * that does not match the fields, so someone or something changed them after they were written.
+ * Anything else: `undefined`. For both, the caller checks the snapshot in full, as every snapshot
+ * was checked before checksums.
  */
-export function trustedSnapshot(input: unknown): PersistedSession | undefined {
+function trustedSnapshot(input: unknown): PersistedSession | 'changed' | undefined {
   // From text, the parsed value is the session's own: nothing to copy, only the checksum to check.
   const owned = typeof input === 'string';
   let value = input;
@@ -63,12 +68,19 @@ export function trustedSnapshot(input: unknown): PersistedSession | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   try {
     const s = value as Record<string, unknown>;
-    if (s['version'] !== PERSISTED_SESSION_VERSION || typeof s['checksum'] !== 'string') return undefined;
+    const checksum = s['checksum'];
+    if (
+      s['version'] !== PERSISTED_SESSION_VERSION ||
+      typeof checksum !== 'string' ||
+      !checksum.startsWith(CHECKSUM_MARK)
+    )
+      return undefined;
     if (Object.keys(s).length !== TRUSTED_KEYS) return undefined;
     const id = s['id'];
     if (typeof id !== 'string' || id.length === 0) return undefined;
     const copied = checksummedCopy(s, !owned);
-    if (copied === undefined || copied.checksum !== s['checksum']) return undefined;
+    if (copied === undefined) return undefined;
+    if (checksum !== copied.checksum) return 'changed';
     // The copy is a new object either way (it holds the checksummed fields only): add the id last,
     // where a restore's recorded snapshot has always had it.
     const snapshot = copied.copy as Record<string, unknown>;
@@ -121,4 +133,22 @@ export function configFrom(options: SafetySessionOptions, base: SafetyConfig = D
   if (issue.path.length === 0) throw new SafetyInputError('options', issue.message);
   const field = String(issue.path[0]) as keyof SafetyConfig;
   throw new SafetyInputError(`options.${field}`, `${issue.message}, got ${describe(config[field])}`);
+}
+
+/**
+ * The snapshot a restore starts from: as written when it is one this build wrote and nobody
+ * changed, else checked in full (refused with the field named). One that passed the full check
+ * but does not match its checksum is restored with a warning: whoever keeps the store should know.
+ */
+export function snapshotToRestore(
+  input: unknown,
+  onWarning: ((message: string) => void) | undefined,
+): PersistedSession {
+  const trusted = trustedSnapshot(input);
+  const snapshot = typeof trusted === 'object' ? trusted : parsePersistedSession(input);
+  if (trusted === 'changed')
+    (onWarning ?? warnOnConsole)(
+      `session ${JSON.stringify(snapshot.id)}: snapshot changed after it was written (checksum mismatch); restored after the full check`,
+    );
+  return snapshot;
 }

@@ -29,7 +29,7 @@ describe('restoring a snapshot the session wrote itself', () => {
           }
         }
         const snapshot = session.persist();
-        expect(snapshot.checksum).toMatch(/^[0-9a-f]{8}$/);
+        expect(snapshot.checksum).toMatch(/^fnv2:[0-9a-f]{8}$/);
         for (const input of [JSON.parse(JSON.stringify(snapshot)), JSON.stringify(snapshot)]) {
           const full = restoreSafetySession(withoutChecksum(snapshot), { now: clock, onWarning: () => {} });
           const restored = restoreSafetySession(input, { now: clock, onWarning: () => {} });
@@ -94,5 +94,31 @@ describe('restoring a snapshot the session wrote itself', () => {
     delete renamed.context.lastReadAt;
     expect(checksummedCopy(renamed, false)).toBeUndefined();
     expect(() => restoreSafetySession(renamed, { now: clock })).toThrow(/lastRead/);
+  });
+
+  it('should restore a changed snapshot that passes the full check with a warning, and say nothing otherwise', () => {
+    const session = createSafetySession({ id: 'edited', now: clock });
+    session.beginToolCall({ id: 'f', kind: 'resolve', tool: 'find_vm' });
+    session.endToolCall({ id: 'f', ok: true });
+    session.beginToolCall({ id: 'w', kind: 'write', tool: 'restart_vm' });
+    session.endToolCall({ id: 'w', ok: true });
+    const snapshot = JSON.parse(JSON.stringify(session.persist()));
+    expect(snapshot.state).toBe('VERIFYING');
+    const warnings: string[] = [];
+    const onWarning = (m: string) => warnings.push(m);
+
+    restoreSafetySession(snapshot, { now: clock, onWarning });
+    restoreSafetySession(JSON.stringify(withoutChecksum(snapshot)), { now: clock, onWarning });
+    restoreSafetySession({ ...snapshot, checksum: '28e61656' }, { now: clock, onWarning }); // an older build's: not comparable
+    expect(warnings).toEqual([]);
+
+    // Edited by hand in the store: a state the machine could reach, so the full check passes.
+    const edited = { ...snapshot, state: 'READING' };
+    for (const input of [edited, JSON.stringify(edited)]) {
+      const restored = restoreSafetySession(input, { now: clock, onWarning });
+      expect(restored.state).toBe('READING');
+    }
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('session "edited": snapshot changed after it was written (checksum mismatch)');
   });
 });

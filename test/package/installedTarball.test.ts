@@ -23,8 +23,10 @@ const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 // 56 KB until the kind sessions' replayer and snapshot reader (56.0 KB) and the refusal of a polluted
 // Object.prototype joined it (56.2 KB);
 // 57 KB until the replay and parse functions refused a misspelt option, with a swap of two letters
-// counted as one slip (57.1 KB).
-const CORE_BUDGET_BYTES = 58 * 1024;
+// counted as one slip (57.1 KB);
+// 58 KB until a restore told a snapshot changed after it was written (a marked checksum, a warning)
+// and the timer options were bounded (58.0 KB).
+const CORE_BUDGET_BYTES = 59 * 1024;
 
 let work: string;
 let project: string;
