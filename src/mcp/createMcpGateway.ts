@@ -1,6 +1,12 @@
 import type { JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeclaration } from '../classify/index.js';
-import { callDigest, SafetyInputError, type FSMBlockedError, type ToolCallStart } from '../index.js';
+import {
+  callDigest,
+  SafetyInputError,
+  type FSMBlockedError,
+  type SafetySession,
+  type ToolCallStart,
+} from '../index.js';
 import { createAdmissionQueue } from './admissionQueue.js';
 import { createElicitation } from './elicitation.js';
 import { createGatewayPolicy, type GatedCall } from './gatewayPolicy.js';
@@ -146,6 +152,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     trust: options.trustAnnotations ?? 'all',
     log,
     stopped: () => finished,
+    // A shared session is loaded before any traffic; until then nothing is known of it.
+    bindsTargets: () => (policy.session as SafetySession | undefined)?.context.config.targets === 'bind',
     async listPage(cursor) {
       const params = cursor === undefined ? undefined : { cursor };
       const answer = await toServer.request(toolListTimeoutMs, (id) =>

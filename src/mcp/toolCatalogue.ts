@@ -46,6 +46,18 @@ function rulesAgainstTools(rules: unknown, tools: readonly unknown[]): string[] 
   return out;
 }
 
+/**
+ * The writes among the listed tools whose rule names no target arguments, when some rule does: with
+ * `targets: 'bind'` binding checks nothing of them, which a user who asked for binding should hear.
+ * (When no rule names targets at all, the gateway's command line says so once, at start.)
+ */
+function unboundWrites(rules: unknown, names: readonly string[], kindOf: (name: string) => ToolKind): string[] {
+  const named = asObject(asObject(rules)?.['tools']);
+  const hasTargets = (name: string) => Array.isArray(asObject(named?.[name])?.['targets']);
+  if (!named || !Object.keys(named).some(hasTargets)) return [];
+  return names.filter((name) => kindOf(name) === 'write' && !hasTargets(name));
+}
+
 /*
  * The tool catalogue: what the server declares of its tools, pinned when first seen, and the
  * kind of each call worked out from it (rules first, then the annotations as far as they are
@@ -105,6 +117,8 @@ export interface ToolCatalogueOptions {
   listPage: (cursor: string | undefined) => Promise<JSONRPCMessage>;
   /** The gateway stopped: a listing in progress does not list again. */
   stopped: () => boolean;
+  /** Whether the session binds writes to targets (`targets: 'bind'`): the first listing then names the writes no rule binds. */
+  bindsTargets?: () => boolean;
 }
 
 /** See {@link createToolCatalogue}. */
@@ -240,6 +254,13 @@ export function createToolCatalogue(options: ToolCatalogueOptions): ToolCatalogu
     if (!rulesChecked) {
       rulesChecked = true;
       for (const problem of rulesAgainstTools(options.rules, tools)) log(problem);
+      if (options.bindsTargets?.()) {
+        const unbound = unboundWrites(options.rules, [...declarations.keys()], (name) => explain(name).kind);
+        if (unbound.length > 0)
+          log(
+            `--targets bind: the rules name no target arguments ("targets") of ${unbound.join(', ')}: binding checks nothing of ${unbound.length > 1 ? 'these writes' : 'this write'}, which ${unbound.length > 1 ? 'are' : 'is'} gated as a write without targets`,
+          );
+      }
     }
     listFresh = true;
   }

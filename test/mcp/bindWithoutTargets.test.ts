@@ -1,8 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { tempDir } from './helpers.js';
+import { cli, connect, fixtureCommand, tempDir } from './helpers.js';
 
 /*
  * `--targets bind` checks the targets the rules name. With no rule naming any, it changes nothing:
@@ -10,13 +10,9 @@ import { tempDir } from './helpers.js';
  */
 
 async function gatewayErr(args: string[]): Promise<string> {
-  let err = '';
   // The server does not exist: the gateway stops after its start-up checks, which is all this needs.
-  await main(['mcp-gateway', ...args, '--', 'assistant-safety-no-such-server'], {
-    out: () => undefined,
-    err: (t) => (err += `${t}\n`),
-  });
-  return err;
+  const [node, ...rest] = cli(['mcp-gateway', ...args, '--', 'assistant-safety-no-such-server']);
+  return spawnSync(node!, rest, { input: '', encoding: 'utf8', timeout: 60_000 }).stderr;
 }
 
 describe('mcp-gateway --targets bind with rules that name no targets', () => {
@@ -46,4 +42,23 @@ describe('mcp-gateway --targets bind with rules that name no targets', () => {
     const plain = rulesFile({ tools: { stop_vm: 'write' } });
     expect(await gatewayErr(['--rules', plain])).not.toContain('--targets bind');
   });
+
+  it('should name, at the first tool listing, the writes whose rules bind no targets', async () => {
+    const file = rulesFile({
+      tools: { find_service: 'resolve', restart_service: { kind: 'write', targets: ['name'] } },
+    });
+    const gateway = await connect(
+      cli(['mcp-gateway', '--targets', 'bind', '--rules', file, '--', ...fixtureCommand(dir)]),
+      dir,
+    );
+    try {
+      await gateway.client.listTools();
+      await expect
+        .poll(() => gateway.stderr())
+        .toMatch(/--targets bind: the rules name no target arguments \("targets"\) of /);
+      expect(gateway.stderr()).not.toMatch(/no target arguments[^\n]*restart_service/);
+    } finally {
+      await gateway.client.close();
+    }
+  }, 60_000);
 });

@@ -12,14 +12,15 @@ const TOOLS = [
   { name: 'delete_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
 ];
 
-async function logsFor(rules: unknown): Promise<string[]> {
+async function logsFor(rules: unknown, tools: unknown[] = TOOLS, bindsTargets?: boolean): Promise<string[]> {
   const lines: string[] = [];
   const catalogue = createToolCatalogue({
     rules,
     trust: 'all',
     log: (line) => lines.push(line),
-    listPage: async () => ({ jsonrpc: '2.0', id: 1, result: { tools: TOOLS } }),
+    listPage: async () => ({ jsonrpc: '2.0', id: 1, result: { tools } }),
     stopped: () => false,
+    ...(bindsTargets !== undefined && { bindsTargets: () => bindsTargets }),
   });
   await catalogue.fetchTools();
   await catalogue.fetchTools(); // said once, not at every listing
@@ -47,5 +48,22 @@ describe('rules checked against the tools the server lists', () => {
         tools: { list_files: 'resolve', delete_file: { kind: 'write', targets: ['path'], prefix: 'file:' } },
       }),
     ).toEqual([]);
+  });
+
+  it('should name, with target binding, the writes whose rules bind no targets, and only then', async () => {
+    const tools = [
+      ...TOOLS,
+      { name: 'write_file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } },
+      { name: 'stat_file', annotations: { readOnlyHint: true } },
+    ];
+    const rules = {
+      tools: { list_files: 'resolve', delete_file: { kind: 'write', targets: ['path'], prefix: 'file:' } },
+    };
+    expect(await logsFor(rules, tools, true)).toEqual([
+      '--targets bind: the rules name no target arguments ("targets") of write_file: binding checks nothing of this write, which is gated as a write without targets',
+    ]);
+    expect(await logsFor(rules, tools, false)).toEqual([]);
+    // No rule names targets at all: the command line has said so at start, once.
+    expect(await logsFor({ tools: { list_files: 'resolve' } }, tools, true)).toEqual([]);
   });
 });
