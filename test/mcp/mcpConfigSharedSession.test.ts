@@ -15,42 +15,14 @@ const gatewayArgs = (out: string) => {
 
 describe('mcp-config with the gateway options of a shared session', () => {
   it('should pass --targets, --shadow, --escalate and the Redis session on to the gateway', async () => {
-    const r = await runCli([
-      'mcp-config',
-      'cursor',
-      '--targets',
-      'bind',
-      '--shadow',
-      '--escalate',
-      'TARGET_NOT_VALIDATED',
-      '--redis',
-      'redis://127.0.0.1:6390',
-      '--session',
-      'team-a',
-      '--orphan-after-ms',
-      '60000',
-      '--',
-      'npx',
-      'some-server',
-    ]);
+    const options = [
+      ...['--targets', 'bind', '--shadow', '--escalate', 'TARGET_NOT_VALIDATED'],
+      ...['--redis', 'redis://127.0.0.1:6390', '--session', 'team-a', '--orphan-after-ms', '60000'],
+    ];
+    const r = await runCli(['mcp-config', 'cursor', ...options, '--', 'npx', 'some-server']);
     expect(r.code, r.err).toBe(0);
-    expect(gatewayArgs(r.out)).toEqual([
-      'mcp-gateway',
-      '--targets',
-      'bind',
-      '--shadow',
-      '--escalate',
-      'TARGET_NOT_VALIDATED',
-      '--redis',
-      'redis://127.0.0.1:6390',
-      '--session',
-      'team-a',
-      '--orphan-after-ms',
-      '60000',
-      '--',
-      'npx',
-      'some-server',
-    ]);
+    // mcp-config writes them in a fixed order, which is the order given here.
+    expect(gatewayArgs(r.out)).toEqual(['mcp-gateway', ...options, '--', 'npx', 'some-server']);
   });
 
   it.each([
