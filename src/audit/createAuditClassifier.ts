@@ -18,6 +18,8 @@ export interface AuditClassification {
   creates?: true;
   created?: string[];
   egress?: true;
+  /** Declared self-verifying: a result carrying `{ verification: { ok: true } }` verifies the write, as in the tool loop. */
+  selfVerifying?: true;
   /** A project-wide check (a test run, a type check): evidence for every file edited before it (coding agents). */
   check?: true;
   /** A subagent (coding agents): under the coding profile its end makes every file need a read again. */
@@ -80,7 +82,10 @@ export function createAuditClassifier(options: AuditClassifierOptions = {}): Aud
         current = build();
         stale = false;
       }
-      const { kind, rule, targets, stateOnly, trust, creates, created, egress } = current.explain(tool, args);
+      const { kind, rule, targets, stateOnly, trust, creates, created, egress, selfVerifying } = current.explain(
+        tool,
+        args,
+      );
       const out: AuditClassification = { kind, rule };
       if (targets !== undefined) out.targets = targets;
       if (stateOnly) out.stateOnly = stateOnly;
@@ -88,6 +93,7 @@ export function createAuditClassifier(options: AuditClassifierOptions = {}): Aud
       if (creates) out.creates = creates;
       if (created) out.created = created;
       if (egress) out.egress = egress;
+      if (selfVerifying) out.selfVerifying = selfVerifying;
       return out;
     },
     discover(tool, result) {

@@ -2,6 +2,7 @@ import { createSafetySession } from '../safety/SafetySession.js';
 import type { ExecutionProfile, TargetMode } from '../safety/SafetySessionTypes.js';
 import { establishCreatedFile } from '../presets/codingAgent.js';
 import { finishToolCall } from '../harness/loop/finishToolCall.js';
+import { selfVerifies, type SettledCall } from '../harness/loop/settleToolCall.js';
 import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntry.js';
 import type { SessionState, ToolKind } from '../safety/toolKind.js';
 import type { ClassificationRule } from '../classify/index.js';
@@ -87,13 +88,15 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
   const provenance = options.provenance ?? options.targets === 'bind';
   // The tool of each call waiting for its result: its rule says which result fields reveal targets.
   const toolOf = new Map<string, string>();
+  // Each call waiting for its result as the tool loop settles it: a self-verifying write's result may verify it.
+  const callOf = new Map<string, SettledCall>();
   let resultsIgnored = 0;
   let final: TraceAudit['final'];
   for (const step of trace.steps) {
     const at = timeOf(step.at);
     time = at !== undefined ? Math.max(time, at) : time + 1;
     if (step.type === 'call') {
-      const { rule, ...described } = classifier.classify(step.tool, step.args);
+      const { rule, selfVerifying, ...described } = classifier.classify(step.tool, step.args);
       const { kind } = described;
       // A file the call created could not be read first: its target is established, as the hook does.
       establishCreatedFile(session, { tool: step.tool, ...described }, () => step.newFile === true);
@@ -105,6 +108,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       if (block) blocked.add(step.id);
       else blocked.delete(step.id);
       toolOf.set(step.id, step.tool);
+      callOf.set(step.id, { id: step.id, kind, args: step.args, ...(selfVerifying && { selfVerifying }) });
       calls.push({
         id: step.id,
         tool: step.tool,
@@ -118,14 +122,23 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       });
     } else if (step.type === 'result') {
       const tool = toolOf.get(step.id);
+      const settled = callOf.get(step.id);
       toolOf.delete(step.id);
+      callOf.delete(step.id);
       if (blocked.delete(step.id)) resultsIgnored++;
       else {
         const discovered =
           provenance && step.ok && tool !== undefined && step.value !== undefined
             ? classifier.discover(tool, step.value)
             : [];
-        finishToolCall(session, { id: step.id, ok: step.ok, ...(discovered.length > 0 && { discovered }) });
+        // A self-verifying write whose result carries the evidence verifies itself, as the tool loop settles it.
+        const verified = step.ok && settled !== undefined && selfVerifies(settled, step.value);
+        finishToolCall(session, {
+          id: step.id,
+          ok: step.ok,
+          ...(verified && { verified }),
+          ...(discovered.length > 0 && { discovered }),
+        });
       }
     } else if (step.type === 'message') {
       if (provenance) session.userMessage(step.text, { source: step.source });

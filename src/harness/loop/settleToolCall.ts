@@ -65,7 +65,7 @@ export interface SettledCall {
  * result carries `{ verification: { ok: true } }`, and never when the call's own arguments carry
  * verification evidence too (a tool that echoes its arguments would let the model verify itself).
  */
-function selfVerifies(call: SettledCall, value: unknown): boolean {
+export function selfVerifies(call: SettledCall, value: unknown): boolean {
   if (call.kind !== 'write' || call.selfVerifying !== true) return false;
   return hasVerificationEvidence(value) && !mentionsVerification(call.args);
 }
