@@ -2,6 +2,7 @@ import { gateway, wrapLanguageModel, type LanguageModel, type LanguageModelMiddl
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
 import { deniedText, escalationOf } from '../harness/adapters/gateCall.js';
+import { noteAskedCalls, tellUserWords } from '../harness/adapters/tellUserWords.js';
 import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
 import { safeParseInput } from '../core/Issue.js';
 
@@ -103,12 +104,19 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
   const middleware: LanguageModelMiddleware = {
     specificationVersion: 'v3',
     // A call a person denied after an escalation: the model reads the block that asked, with their reason.
-    transformParams: async ({ params }) => ({ ...params, prompt: withDeniedBlocks(session, params.prompt) }),
+    // The user's words (and the system prompt) reach the session before the model answers.
+    transformParams: async ({ params }) => {
+      tellUserWords(session, params.prompt);
+      return { ...params, prompt: withDeniedBlocks(session, params.prompt) };
+    },
     wrapGenerate: async ({ doGenerate, params, model: inner }) => {
       let result = await doGenerate();
       let call = params;
       for (let n = 0; ; n++) {
-        if (result.content.some(asksForTools)) return result;
+        if (result.content.some(asksForTools)) {
+          noteAskedCalls(session, result.content.flatMap(toolCallIdOf));
+          return result;
+        }
         const refusal = session.canFinalAnswer();
         if (!refusal) return result;
         if (n >= maxRePrompts) {
@@ -138,7 +146,7 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
           held.push(next.value);
           // Not a final answer: let the step stream on.
           if (asksForTools(next.value) || next.value.type === 'error')
-            return { ...current, stream: resume(held, reader) };
+            return { ...current, stream: resume(held, reader, (part) => noteAskedCalls(session, toolCallIdOf(part))) };
         }
         const refusal = session.canFinalAnswer();
         if (!refusal) return { ...current, stream: streamOf(held) };
@@ -165,6 +173,11 @@ function withDeniedBlocks(session: SafetySession, prompt: LanguageModelV3Prompt)
     });
     return changed ? { ...message, content } : message;
   });
+}
+
+/** The id of a tool call this side runs (none for a provider-executed one). */
+function toolCallIdOf(part: LanguageModelV3Content | LanguageModelV3StreamPart): string[] {
+  return part.type === 'tool-call' && part.providerExecuted !== true ? [part.toolCallId] : [];
 }
 
 /** A part that means the model wants tools run (so this is not its final answer). */
@@ -226,17 +239,22 @@ function streamOf(parts: LanguageModelV3StreamPart[]): ReadableStream<LanguageMo
 function resume(
   held: LanguageModelV3StreamPart[],
   reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>,
+  onPart: (part: LanguageModelV3StreamPart) => void,
 ): LanguageModelV3StreamResult['stream'] {
   let i = 0;
   return new ReadableStream({
     async pull(controller) {
       if (i < held.length) {
+        onPart(held[i]!);
         controller.enqueue(held[i++]!);
         return;
       }
       const next = await reader.read();
       if (next.done) controller.close();
-      else controller.enqueue(next.value);
+      else {
+        onPart(next.value);
+        controller.enqueue(next.value);
+      }
     },
     cancel(reason) {
       return reader.cancel(reason);

@@ -6,13 +6,13 @@ import {
   beginGated,
   ClassifyOption,
   describeCall,
-  tellUserWords,
   EscalateOption,
   forgetEscalation,
   rethrowable,
   settleGated,
   type GatedCall,
 } from '../harness/adapters/gateCall.js';
+import { tellUserWords } from '../harness/adapters/tellUserWords.js';
 import { isEnvelope, optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
 import { safeParseInput } from '../core/Issue.js';
 

@@ -9,7 +9,8 @@ import type {
 } from '@openai/agents';
 import { z } from 'zod';
 import type { FSMBlockedError, SafetySession } from '../index.js';
-import { deniedText, escalationOf, tellUserWords } from '../harness/adapters/gateCall.js';
+import { deniedText, escalationOf } from '../harness/adapters/gateCall.js';
+import { noteAskedCalls, tellUserWords } from '../harness/adapters/tellUserWords.js';
 import { optionsError, rePromptText, SessionLike } from '../harness/adapters/adapterKit.js';
 import { safeParseInput } from '../core/Issue.js';
 
@@ -28,6 +29,13 @@ export const FINAL_ANSWER_GUARDRAIL = 'assistant-safety:final-answer';
 /** Output item types that ask the runner to run something on this side (so the response is not a final answer). */
 const TOOL_CALLS = new Set(['function_call', 'computer_call', 'shell_call', 'apply_patch_call']);
 const asksForTools = (output: readonly AgentOutputItem[]) => output.some((item) => TOOL_CALLS.has(item.type ?? ''));
+/** The ids of the calls a response asks the runner to run. */
+const callIdsOf = (output: readonly AgentOutputItem[]) =>
+  output.flatMap((item) =>
+    TOOL_CALLS.has(item.type ?? '') && typeof (item as { callId?: unknown }).callId === 'string'
+      ? [(item as { callId: string }).callId]
+      : [],
+  );
 
 /**
  * Wraps an Agents SDK `Model` so that a final answer about an unverified
@@ -74,13 +82,13 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
       tell(request);
       let call = withRejectedBlocks(session, request);
       let response: ModelResponse = await model.getResponse(call);
-      for (let n = 0; n < maxRePrompts; n++) {
-        if (asksForTools(response.output)) return response;
+      for (let n = 0; n < maxRePrompts && !asksForTools(response.output); n++) {
         const refusal = session.canFinalAnswer();
-        if (!refusal) return response;
+        if (!refusal) break;
         call = rePrompt(call, response.output, refusal);
         response = await model.getResponse(call);
       }
+      noteAskedCalls(session, callIdsOf(response.output));
       return response;
     },
     async *getStreamedResponse(request) {
@@ -93,6 +101,7 @@ export function guardModel(model: Model, options: GuardModelOptions): Model {
           held.push(event);
           if (event.type === 'response_done') output = event.response.output as AgentOutputItem[];
         }
+        if (output !== undefined) noteAskedCalls(session, callIdsOf(output));
         const final = output !== undefined && !asksForTools(output);
         const refusal = final && n < maxRePrompts ? session.canFinalAnswer() : null;
         if (!refusal) {

@@ -60,46 +60,6 @@ export function describeCall(classify: AdapterClassify, id: string, tool: string
   return call;
 }
 
-/** The messages already told to each session, by their text: a tool loop hands every call the whole history. */
-const told = new WeakMap<SafetySession, Set<string>>();
-const MAX_TOLD = 64;
-
-/**
- * Tells the session what the user (or the engineer's system prompt) said, once per distinct text:
- * values standing in those words validate a write's targets with source `user` (`targets: 'bind'`).
- * `messages` are chat messages of any SDK shape (`{ role, content }`, content a string or text parts);
- * only `user` and `system` (and `developer`) messages are read, never a tool's or the assistant's.
- */
-export function tellUserWords(session: SafetySession, messages: readonly unknown[] | undefined): void {
-  if (!Array.isArray(messages)) return;
-  let seen = told.get(session);
-  if (!seen) told.set(session, (seen = new Set()));
-  for (const message of messages) {
-    if (typeof message !== 'object' || message === null) continue;
-    const { role, content } = message as { role?: unknown; content?: unknown };
-    const source = role === 'user' ? 'user' : role === 'system' || role === 'developer' ? 'system' : undefined;
-    if (source === undefined) continue;
-    const text = textOfContent(content);
-    // The gate's own re-prompt (a block envelope sent as a user message) is not the user's words.
-    if (text.trim() === '' || seen.has(text) || text.startsWith('{"error":"FSM_BLOCKED"')) continue;
-    seen.add(text);
-    if (seen.size > MAX_TOLD) seen.delete(seen.values().next().value!);
-    session.userMessage(text, { source });
-  }
-}
-
-/** A message's text: a string, or its text parts (`{ type: 'text' | 'input_text', text }`) joined. */
-function textOfContent(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const part of content as unknown[]) {
-    const text = typeof part === 'object' && part !== null ? (part as { text?: unknown }).text : undefined;
-    if (typeof text === 'string') parts.push(text);
-  }
-  return parts.join('\n');
-}
-
 /**
  * What the session would answer to `beginToolCall(start)` now, as a dry run (`session.can`):
  * nothing is recorded or changed (an approval question must not count as a block or begin a call).
