@@ -93,7 +93,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
     const at = timeOf(step.at);
     time = at !== undefined ? Math.max(time, at) : time + 1;
     if (step.type === 'call') {
-      const { rule, ...described } = classifier.classify(step.tool, step.args);
+      const { rule, ...described } = classifier.classify(step.tool, step.args, step.cwd);
       const { kind } = described;
       // A file the call created could not be read first: its target is established, as the hook does.
       establishCreatedFile(session, { tool: step.tool, ...described }, () => step.newFile === true);
@@ -123,7 +123,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       else {
         const discovered =
           provenance && step.ok && tool !== undefined && step.value !== undefined
-            ? classifier.discover(tool, step.value)
+            ? classifier.discover(tool, step.value, step.cwd)
             : [];
         finishToolCall(session, { id: step.id, ok: step.ok, ...(discovered.length > 0 && { discovered }) });
       }
