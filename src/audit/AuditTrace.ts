@@ -11,6 +11,12 @@ import { ToolDeclaration } from '../classify/index.js';
 
 /** Epoch milliseconds of a step, when the trace says (a transcript's timestamp, a span's start). */
 const at = z.optional(z.number());
+/**
+ * The folder the agent was in at this step, when the trace says (a Claude Code transcript line's
+ * `cwd`, which may change within a session): its relative paths are taken from it, as the hook
+ * takes them from each event's own `cwd`. Without it, the trace's `cwd`.
+ */
+const cwd = z.optional(z.string());
 
 /** One step of a trace. */
 export const TraceStep = z.discriminatedUnion('type', [
@@ -21,6 +27,7 @@ export const TraceStep = z.discriminatedUnion('type', [
     tool: z.string().check(z.minLength(1)),
     args: z.unknown(),
     at,
+    cwd,
     /** The call created the file it writes (a Claude Code `Write` whose result says `create`). */
     newFile: z.optional(z.literal(true)),
   }),
@@ -34,6 +41,7 @@ export const TraceStep = z.discriminatedUnion('type', [
     ok: z.boolean(),
     value: z.optional(z.unknown()),
     at,
+    cwd,
   }),
   /** What the user (or the engineer's system prompt) said: its values are the user's words. */
   z.object({ type: z.literal('message'), source: z.enum(['user', 'system']), text: z.string(), at }),
@@ -54,7 +62,7 @@ export const AuditTrace = z.object({
   steps: z.array(TraceStep),
   /** Tools the trace declares (MCP-style `name` with `annotations` or a `kind`), for classification. */
   tools: z.optional(z.array(ToolDeclaration)),
-  /** The folder the agent ran in (a Claude Code transcript's `cwd`): relative file paths are taken from it. */
+  /** The folder the agent ran in (a Claude Code transcript's first `cwd`): relative paths of a step with no `cwd` of its own are taken from it. */
   cwd: z.optional(z.string()),
 });
 export type AuditTrace = z.infer<typeof AuditTrace>;

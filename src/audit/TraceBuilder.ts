@@ -28,7 +28,7 @@ export class TraceBuilder {
   private textLast = false;
   private lastAt: number | undefined;
 
-  call(id: string, tool: string, args: unknown, place: StepPlace, at?: number): void {
+  call(id: string, tool: string, args: unknown, place: StepPlace, at?: number, cwd?: string): void {
     if (this.problem) return;
     if (this.open.has(id)) {
       this.problem = {
@@ -40,11 +40,14 @@ export class TraceBuilder {
     this.called.add(id);
     this.open.add(id);
     this.textLast = false;
-    this.steps.push(at === undefined ? { type: 'call', id, tool, args } : { type: 'call', id, tool, args, at });
+    const step: Extract<TraceStep, { type: 'call' }> = { type: 'call', id, tool, args };
+    if (at !== undefined) step.at = at;
+    if (cwd !== undefined) step.cwd = cwd;
+    this.steps.push(step);
     if (at !== undefined) this.lastAt = at;
   }
 
-  result(id: string, ok: boolean, place: StepPlace, at?: number, value?: unknown): void {
+  result(id: string, ok: boolean, place: StepPlace, at?: number, value?: unknown, cwd?: string): void {
     if (this.problem) return;
     if (!this.open.has(id)) {
       this.problem = {
@@ -60,6 +63,7 @@ export class TraceBuilder {
     const step: Extract<TraceStep, { type: 'result' }> = { type: 'result', id, ok };
     if (value !== undefined) step.value = value;
     if (at !== undefined) step.at = at;
+    if (cwd !== undefined) step.cwd = cwd;
     this.steps.push(step);
     if (at !== undefined) this.lastAt = at;
   }

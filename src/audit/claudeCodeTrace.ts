@@ -103,7 +103,9 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         return undefined;
       }
       entry.messages++;
-      if (entry.cwd === undefined && l.cwd !== undefined && l.cwd !== '') entry.cwd = l.cwd;
+      // Each line's own folder (a session may `cd` or resume elsewhere): its calls and results are read from it.
+      const cwd = l.cwd !== undefined && l.cwd !== '' ? l.cwd : undefined;
+      if (entry.cwd === undefined && cwd !== undefined) entry.cwd = cwd;
       const bad = oneOf(l.message.role, ['user', 'assistant'], 'message.role');
       if (bad) {
         b.fail({ line, ...bad });
@@ -126,12 +128,13 @@ export function createClaudeCodeCollector(file: string, fallbackId: string) {
         } else if (block.type === 'tool_use') {
           const use = parseOr(ClaudeCodeToolUse, block, ['message', 'content', j]);
           if ('problem' in use) b.fail({ line, ...use.problem });
-          else b.call(use.data.id, use.data.name, use.data.input, { line, path }, at);
+          else b.call(use.data.id, use.data.name, use.data.input, { line, path }, at, cwd);
         } else if (block.type === 'tool_result') {
           const result = parseOr(ClaudeCodeToolResult, block, ['message', 'content', j]);
           if ('problem' in result) b.fail({ line, ...result.problem });
           else {
-            b.result(result.data.tool_use_id, result.data.is_error !== true, { line, path }, at, textOf(block.content));
+            const ok = result.data.is_error !== true;
+            b.result(result.data.tool_use_id, ok, { line, path }, at, textOf(block.content), cwd);
             if (createdAFile(l)) b.createdFile(result.data.tool_use_id);
           }
         }

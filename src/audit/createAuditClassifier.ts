@@ -37,9 +37,10 @@ export interface AuditClassifierOptions {
 export interface AuditClassifier {
   /** Tools a trace declares (annotations, a `kind`): they decide those tools from now on. */
   declare(tools: readonly ToolDeclaration[]): void;
-  classify(tool: string, args: unknown): AuditClassification;
+  /** `cwd`: the folder the call was made in, when the trace says; a classifier reading relative paths takes them from it. */
+  classify(tool: string, args: unknown, cwd?: string): AuditClassification;
   /** The targets a result of `tool` reveals by its rule's `discovers` fields, each with its field. */
-  discover(tool: string, result: unknown): { target: string; field: string }[];
+  discover(tool: string, result: unknown, cwd?: string): { target: string; field: string }[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CODING_AGENT_TOOLS, createCodingAgentClassifier } from '../presets/codingAgent.js';
+import { CODING_AGENT_TOOLS, createCodingAgentClassifier, type CodingAgentClassifier } from '../presets/codingAgent.js';
 import type { ClassificationRule } from '../classify/index.js';
 import type { AuditClassification, AuditClassifier } from './createAuditClassifier.js';
 
@@ -6,7 +6,7 @@ import type { AuditClassification, AuditClassifier } from './createAuditClassifi
 export interface CodingAuditClassifierOptions {
   /** A coding-agent rules file (the `createClassifier` format, plus its `shell` section). */
   rules?: unknown;
-  /** The folder the agent ran in: relative paths and shell commands are read from it. */
+  /** The folder the agent ran in: relative paths and shell commands of a call with no `cwd` of its own are read from it. */
   cwd?: string;
 }
 
@@ -22,12 +22,23 @@ export interface CodingAuditClassifierOptions {
  * const classifier = createCodingAuditClassifier({ cwd: '/repo' });
  * classifier.classify('Edit', { file_path: 'a.ts' }); // { kind: 'write', rule: 'kind', targets: ['file:/repo/a.ts'] }
  * classifier.classify('Bash', { command: 'npm test' }); // { kind: 'read', rule: 'kind', check: true }
+ * classifier.classify('Edit', { file_path: 'a.ts' }, '/repo/src'); // targets: ['file:/repo/src/a.ts']: the call's own folder
  */
 export function createCodingAuditClassifier(options: CodingAuditClassifierOptions = {}): AuditClassifier {
-  const classify = createCodingAgentClassifier({
-    ...(options.rules !== undefined && { rules: options.rules }),
-    ...(options.cwd !== undefined && { cwd: options.cwd }),
-  });
+  const classifierIn = (cwd: string | undefined): CodingAgentClassifier =>
+    createCodingAgentClassifier({
+      ...(options.rules !== undefined && { rules: options.rules }),
+      ...(cwd !== undefined && { cwd }),
+    });
+  const base = classifierIn(options.cwd);
+  // A call made in another folder is read from it, as the hook reads each event from its own `cwd`.
+  const elsewhere = new Map<string, CodingAgentClassifier>();
+  const classifierAt = (cwd: string | undefined): CodingAgentClassifier => {
+    if (cwd === undefined || cwd === '' || cwd === options.cwd) return base;
+    let c = elsewhere.get(cwd);
+    if (!c) elsewhere.set(cwd, (c = classifierIn(cwd)));
+    return c;
+  };
   const ruleOf = (tool: string, rule: string): ClassificationRule => {
     if (rule === 'the rules file') return 'rules';
     if (tool === 'Bash' || Object.hasOwn(CODING_AGENT_TOOLS, tool)) return 'kind';
@@ -35,8 +46,8 @@ export function createCodingAuditClassifier(options: CodingAuditClassifierOption
   };
   return {
     declare() {},
-    classify(tool, args) {
-      const call = classify(tool, args);
+    classify(tool, args, cwd) {
+      const call = classifierAt(cwd)(tool, args);
       const out: AuditClassification = { kind: call.kind, rule: ruleOf(tool, call.rule) };
       if (call.targets !== undefined) out.targets = call.targets;
       if (call.stateOnly) out.stateOnly = true;
@@ -48,6 +59,6 @@ export function createCodingAuditClassifier(options: CodingAuditClassifierOption
       if (call.delegates) out.delegates = true;
       return out;
     },
-    discover: (tool, result) => classify.discover?.(tool, result) ?? [],
+    discover: (tool, result, cwd) => classifierAt(cwd).discover?.(tool, result) ?? [],
   };
 }

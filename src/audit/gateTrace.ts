@@ -96,7 +96,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
     const at = timeOf(step.at);
     time = at !== undefined ? Math.max(time, at) : time + 1;
     if (step.type === 'call') {
-      const { rule, selfVerifying, ...described } = classifier.classify(step.tool, step.args);
+      const { rule, selfVerifying, ...described } = classifier.classify(step.tool, step.args, step.cwd);
       const { kind } = described;
       // A file the call created could not be read first: its target is established, as the hook does.
       establishCreatedFile(session, { tool: step.tool, ...described }, () => step.newFile === true);
@@ -129,7 +129,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       else {
         const discovered =
           provenance && step.ok && tool !== undefined && step.value !== undefined
-            ? classifier.discover(tool, step.value)
+            ? classifier.discover(tool, step.value, step.cwd)
             : [];
         // A self-verifying write whose result carries the evidence verifies itself, as the tool loop settles it.
         const verified = step.ok && settled !== undefined && selfVerifies(settled, step.value);

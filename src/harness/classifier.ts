@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ToolKind } from '../safety/toolKind.js';
+import { MISSING_TARGET_PREFIX } from '../safety/missingTarget.js';
 import { formatIssues, safeParseInput, type Issue } from '../core/Issue.js';
 import { discoveredTargets, type DiscoveredTarget } from './discoveredTargets.js';
 import { ownValue, valuesAt } from './valuesAt.js';
@@ -98,9 +99,6 @@ export interface RulesClassifier extends ToolClassifier {
    */
   discover(toolName: string, result: unknown, args?: unknown): DiscoveredTarget[];
 }
-
-/** The target of a write whose rule names target arguments the call does not give: no read ever validates it. */
-const MISSING_TARGET_PREFIX = '?missing:';
 
 /** Thrown for malformed classifier rules; the message names the path. */
 export class ClassifierRulesError extends Error {

@@ -37,6 +37,11 @@ export interface AgentCall {
   command?: string;
 }
 
+/** How an agent's sentences are worded: `readsWithShell` for an agent with no tool that reads a file (Codex). */
+export interface AgentWording {
+  readsWithShell?: true;
+}
+
 /** A refused call: the block and its two sentences. */
 export interface AgentBlock {
   block: FSMBlockedError;
@@ -77,7 +82,7 @@ export function sentencesOf(
   block: FSMBlockedError,
   session: SafetySession,
   cwd: string,
-  extra: { command?: string; call?: CodingAgentCall; classify?: CodingAgentClassifier } = {},
+  extra: { command?: string; call?: CodingAgentCall; classify?: CodingAgentClassifier } & AgentWording = {},
 ): BlockSentences {
   const pending = pendingOf(block, session);
   const lastTool = session.context.lastWriteTool;
@@ -93,6 +98,7 @@ export function sentencesOf(
     ...(pending.length > 0 && { pending }),
     ...(extra.command !== undefined && { command: extra.command }),
     ...(extra.call?.undeclared && { undeclared: true }),
+    ...(extra.readsWithShell && { readsWithShell: true }),
     ...(namesLast && {
       lastChange: { tool: lastTool, ...(extra.classify?.(lastTool, {}).undeclared && { undeclared: true }) },
     }),
@@ -123,6 +129,7 @@ export function beginAgentCall(
   { call, creates, command }: AgentCall,
   cwd: string,
   options: AgentHookOptions,
+  wording: AgentWording = {},
 ): AgentBlock | undefined {
   if (inFlight(session, id)) return undefined; // asked twice (two matching entries): already begun
   if (call.kind === 'write' && creates && options.isNewFile) {
@@ -134,6 +141,7 @@ export function beginAgentCall(
   const blocked = session.beginToolCall(codingCallStart(id, call));
   return blocked
     ? blockWords(blocked, session, cwd, {
+        ...wording,
         ...(command !== undefined && { command }),
         call,
         classify: classifierOf(options, cwd),
@@ -170,10 +178,15 @@ export function endLeftovers(session: SafetySession, only?: (kind: string) => bo
 }
 
 /** The agent wants to stop: what never reported back is ended, then the final answer is asked for. */
-export function stopAgent(session: SafetySession, cwd: string, options: AgentHookOptions = {}): AgentBlock | undefined {
+export function stopAgent(
+  session: SafetySession,
+  cwd: string,
+  options: AgentHookOptions = {},
+  wording: AgentWording = {},
+): AgentBlock | undefined {
   endLeftovers(session);
   const blocked = session.canFinalAnswer();
-  return blocked ? blockWords(blocked, session, cwd, { classify: classifierOf(options, cwd) }) : undefined;
+  return blocked ? blockWords(blocked, session, cwd, { ...wording, classify: classifierOf(options, cwd) }) : undefined;
 }
 
 /** The classifier of the options, or the default one taking relative paths from `cwd`. */

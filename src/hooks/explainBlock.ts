@@ -30,6 +30,11 @@ export interface BlockFacts {
   lastChange?: { tool: string; undeclared?: boolean };
   /** The refused tool is known to neither the hook's table nor its rules, so it counts as a change. */
   undeclared?: boolean;
+  /**
+   * The agent has no tool that reads a file (the Codex CLI reads with its shell): the model's
+   * sentence names the commands that do (`cat`, `sed -n`, `ls`), which the hook counts as reads.
+   */
+  readsWithShell?: boolean;
 }
 
 /** The two sentences of a block. */
@@ -74,6 +79,7 @@ function oneLine(command: string): string {
  *   targets: ['file:/repo/src/b.ts'], pending: ['file:/repo/src/a.ts'],
  * }).model;
  * // 'Read src/a.ts again, or run the tests or the type check, to check the last change to it before editing src/b.ts.'
+ * // with `readsWithShell: true`: 'Read src/a.ts again with a shell command (`cat` or `sed -n`), or run ...'
  */
 export function explainBlock(facts: BlockFacts): BlockSentences {
   const names = (facts.targets ?? []).map((t) => nameOf(t, facts.cwd));
@@ -88,10 +94,13 @@ export function explainBlock(facts: BlockFacts): BlockSentences {
   const verb = facts.command !== undefined ? 'running' : names.length > 0 ? 'editing' : 'running';
   const object = facts.command !== undefined ? `\`${oneLine(facts.command)}\`` : names.length > 0 ? list(names) : tool;
   const last = pending.length === 0 ? facts.lastChange : undefined;
+  // How the agent reads: a tool (Claude Code's Read), or its shell (Codex): then the commands are named.
+  const readFile = facts.readsWithShell ? ' with a shell command (`cat` or `sed -n`)' : '';
+  const readOrList = facts.readsWithShell ? ' with `cat`, `sed -n` or `ls`' : '';
   const check =
     pending.length > 0
-      ? `Read ${list(pending)} again, or run the tests or the type check, to check the last change to ${pending.length > 1 ? 'them' : 'it'}`
-      : `Check the last change${last === undefined ? '' : `, made by ${last.tool}${last.undeclared ? ' (a tool the hook does not know counts as a change)' : ''}`} (read or list what it changed, or run the tests or the type check)`;
+      ? `Read ${list(pending)} again${readFile}, or run the tests or the type check, to check the last change to ${pending.length > 1 ? 'them' : 'it'}`
+      : `Check the last change${last === undefined ? '' : `, made by ${last.tool}${last.undeclared ? ' (a tool the hook does not know counts as a change)' : ''}`} (read or list what it changed${readOrList}, or run the tests or the type check)`;
   // The way out for a tool that only reads is the hook's rules: the person who installed the hook can use it.
   const unknownTool = facts.undeclared ? tool : last?.undeclared ? last.tool : undefined;
   const undeclared =
@@ -104,11 +113,11 @@ export function explainBlock(facts: BlockFacts): BlockSentences {
     case 'TARGET_NOT_VALIDATED':
       return names.length > 0
         ? {
-            model: `Read ${list(names)} first: this session has not read ${names.length > 1 ? 'them' : 'it'}, and a change needs its file read (or created) in this session.`,
+            model: `Read ${list(names)} first${readFile}: this session has not read ${names.length > 1 ? 'them' : 'it'}, and a change needs its file read (or created) in this session.`,
             person: `Allow ${what}, which this session has not read?`,
           }
         : {
-            model: `Read or list what ${object} changes first: nothing has been read in this session, and a change needs what it touches read first.${facts.undeclared ? ` (${tool} is a tool the hook does not know, so it counts as a change.)` : ''}`,
+            model: `Read or list what ${object} changes first${readOrList}: nothing has been read in this session, and a change needs what it touches read first.${facts.undeclared ? ` (${tool} is a tool the hook does not know, so it counts as a change.)` : ''}`,
             person: `Allow ${what}, although nothing it changes was read in this session?${undeclared}`,
           };
     case 'UNVERIFIED_WRITE':

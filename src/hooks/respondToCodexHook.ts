@@ -10,7 +10,11 @@ import {
   stringField,
   type AgentCall,
   type AgentHookOptions,
+  type AgentWording,
 } from './agentHookCore.js';
+
+/** Codex has no tool that reads a file (it reads with its shell): its sentences name the commands. */
+const CODEX_WORDING: AgentWording = { readsWithShell: true };
 
 /** The files an `apply_patch` envelope names, by what it does to them. */
 export interface PatchFiles {
@@ -81,7 +85,7 @@ export function codexCall(tool: string, input: unknown, cwd: string, options: Ag
  *   { hook_event_name: 'PreToolUse', session_id: 's', cwd: '/repo', tool_name: 'apply_patch',
  *     tool_input: { command: '*** Begin Patch\n*** Update File: a.ts\n*** End Patch' }, tool_use_id: 'c1' },
  *   createSafetySession({ targets: 'bind' }),
- * ); // { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'Read a.ts first: ...' } }
+ * ); // { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'Read a.ts first with a shell command (`cat` or `sed -n`): ...' } }
  */
 export function respondToCodexHook(
   input: CodexHookInput,
@@ -98,6 +102,7 @@ export function respondToCodexHook(
         codexCall(input.tool_name, input.tool_input, input.cwd, options),
         input.cwd,
         options,
+        CODEX_WORDING,
       );
       if (!refused) return undefined;
       return {
@@ -117,7 +122,7 @@ export function respondToCodexHook(
       );
       return undefined;
     case 'Stop': {
-      const refused = stopAgent(session, input.cwd, options);
+      const refused = stopAgent(session, input.cwd, options, CODEX_WORDING);
       if (!refused) return undefined;
       if (input.stop_hook_active)
         return {

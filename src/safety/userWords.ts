@@ -5,6 +5,7 @@
  * `session.userMessage` adds to it. The matching rule is documented in docs/targets.md.
  */
 import { hex8 } from '../core/snapshotChecksum.js';
+import { MISSING_TARGET_PREFIX } from './missingTarget.js';
 
 /** How many messages a session keeps; at the cap the oldest is dropped (the gate only gets stricter). */
 export const MAX_USER_MESSAGES = 16;
@@ -92,7 +93,8 @@ const plainNumbers = (s: string) => s.replace(/(\d)[, _](?=\d{3}(?!\d))/g, '$1')
  * userWordsFor('email:bob@example.com', ['mail bob@example.com.evil']);                 // undefined
  */
 export function userWordsFor(target: string, messages: readonly string[]): string | undefined {
-  if (messages.length === 0) return undefined;
+  // A write's missing target argument (`?missing:send_money`) has no value: typing the tool's name validates nothing.
+  if (messages.length === 0 || target.startsWith(MISSING_TARGET_PREFIX)) return undefined;
   for (const raw of valuesOfTarget(target)) {
     const value = normaliseValue(raw);
     if (value.length < MIN_USER_VALUE_LENGTH) continue;

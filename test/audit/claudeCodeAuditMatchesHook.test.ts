@@ -17,6 +17,8 @@ interface Step {
   input: Record<string, unknown>;
   /** The call created its file (Claude Code's `toolUseResult.type` for a new file). */
   creates?: true;
+  /** The folder the agent is in for this call, relative to the project (it `cd`ed there); default the project. */
+  in?: string;
 }
 
 function project() {
@@ -45,7 +47,8 @@ async function throughHook(cwd: string, rules: string[], steps: Step[]) {
   // Each call's block code, or null when the hook let it run.
   const codes: (string | null)[] = [];
   for (const [i, s] of steps.entries()) {
-    const call = { tool_name: s.tool, tool_input: s.input, tool_use_id: `toolu_${i}` };
+    // Each event carries the folder the agent is in at that moment, as Claude Code sends it.
+    const call = { tool_name: s.tool, tool_input: s.input, tool_use_id: `toolu_${i}`, cwd: join(cwd, s.in ?? '') };
     const answer = await send({ hook_event_name: 'PreToolUse', ...call });
     const out = answer?.hookSpecificOutput as { permissionDecision?: string; permissionDecisionReason?: string };
     const deny = out?.permissionDecision === 'deny';
@@ -59,11 +62,11 @@ async function throughHook(cwd: string, rules: string[], steps: Step[]) {
 /** The transcript Claude Code keeps of the session: a denied call's result is the hook's refusal. */
 function transcript(cwd: string, steps: Step[], denied: boolean[]): string {
   let n = 0;
-  const line = (type: 'user' | 'assistant', content: unknown, extra: object = {}) => ({
+  const line = (type: 'user' | 'assistant', content: unknown, extra: object = {}, at = cwd) => ({
     parentUuid: n === 0 ? null : `u${n - 1}`,
     isSidechain: false,
     userType: 'external',
-    cwd,
+    cwd: at,
     sessionId: 's1',
     version: '2.0.0',
     type,
@@ -75,12 +78,16 @@ function transcript(cwd: string, steps: Step[], denied: boolean[]): string {
   const lines: unknown[] = [line('user', 'change the port in src/config.ts to 8080')];
   for (const [i, s] of steps.entries()) {
     const id = `toolu_${i}`;
-    lines.push(line('assistant', [{ type: 'tool_use', id, name: s.tool, input: s.input }]));
+    // Each line carries the folder the agent was in, as Claude Code writes it.
+    const at = join(cwd, s.in ?? '');
+    lines.push(line('assistant', [{ type: 'tool_use', id, name: s.tool, input: s.input }], {}, at));
     const result = denied[i]
       ? { type: 'tool_result', tool_use_id: id, content: 'denied by the hook', is_error: true }
       : { type: 'tool_result', tool_use_id: id, content: 'ok' };
     const filePath = s.input.file_path;
-    lines.push(line('user', [result], s.creates && !denied[i] ? { toolUseResult: { type: 'create', filePath } } : {}));
+    lines.push(
+      line('user', [result], s.creates && !denied[i] ? { toolUseResult: { type: 'create', filePath } } : {}, at),
+    );
   }
   lines.push(line('assistant', [{ type: 'text', text: 'The port is now 8080.' }]));
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -186,6 +193,29 @@ describe('the audit of a Claude Code transcript judges as the hook does by defau
     const bare = await compare(steps);
     expect(bare.audited).toEqual(bare.hook.denied);
     expect(bare.report.calls.blocked + bare.report.finalAnswersBlocked).toBeGreaterThan(0);
+  });
+
+  it("should read each call's relative paths from its own cwd when the session moves into a subfolder", async () => {
+    // Read at the project root, then `cd src` and edit it by its name there: the same file, for the hook.
+    const inSrc = { in: 'src' };
+    const moved = await compare([
+      read('src/config.ts'),
+      { ...edit('config.ts'), ...inSrc },
+      { ...read('config.ts'), ...inSrc },
+      { ...edit('other.ts'), ...inSrc },
+    ]);
+    expect(moved.hook).toMatchObject({ denied: [false, false, false, true], stopBlocked: false });
+    expect(moved.audited).toEqual(moved.hook.denied);
+    expect(moved.report.traceDetail[0].blocked[0]).toMatchObject({ tool: 'Edit', reasonCode: 'TARGET_NOT_VALIDATED' });
+    // Back at the root, the file read in src/ is the one edited by its path from the root; config.ts there is not.
+    const back = await compare([
+      { ...read('config.ts'), ...inSrc },
+      edit('src/config.ts'),
+      read('src/config.ts'),
+      edit('config.ts'),
+    ]);
+    expect(back.hook.denied).toEqual([false, false, false, true]);
+    expect(back.audited).toEqual(back.hook.denied);
   });
 
   it('should judge by another profile when --profile says so', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSafetySession, normaliseWords, userWordsFor } from 'assistant-safety';
+import { createClassifier, createSafetySession, normaliseWords, userWordsFor } from 'assistant-safety';
 
 /*
  * The matching rule of docs/targets.md ("How the user's words match"), case by case: what the user
@@ -54,5 +54,23 @@ describe('where the words come from', () => {
       tool: 'send_email',
       words: 'eve@evil.example',
     });
+  });
+
+  it("never validates a write's missing target argument, even when the user names the tool", () => {
+    const classify = createClassifier({
+      tools: { send_money: { kind: 'write', targets: ['recipient'], prefix: 'iban:' } },
+    });
+    const session = createSafetySession({ targets: 'bind' });
+    session.userMessage('Please use send_money for the rent.');
+    session.beginToolCall({ id: 'r', kind: 'read', tool: 'get_balance', targets: ['account:1'] });
+    session.endToolCall({ id: 'r', ok: true });
+    const missing = classify.describe('send_money', { amount: 5 });
+    expect(missing.targets).toEqual(['?missing:send_money']);
+    expect(session.beginToolCall({ id: 'w1', tool: 'send_money', ...missing })?.reasonCode).toBe(
+      'TARGET_NOT_VALIDATED',
+    );
+    // The same words validate a target that is a value.
+    const named = { kind: 'write' as const, tool: 'send_money', targets: ['tool:send_money'] };
+    expect(session.beginToolCall({ id: 'w2', ...named })).toBeNull();
   });
 });

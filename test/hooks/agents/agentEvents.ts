@@ -24,6 +24,11 @@ export const REL = 'src/config.ts';
 /** One agent's protocol, driven in common terms. */
 export interface AgentDriver {
   name: 'codex' | 'gemini' | 'cursor';
+  /**
+   * What the model's sentence adds after a file it says to read: Codex has no tool that reads a
+   * file (it reads with its shell), so its sentences name the commands; the others have one.
+   */
+  readsWith: string;
   /** The events of reading the file, editing it, running a shell command: before and after. */
   read(id: string): [unknown, unknown];
   edit(id: string): [unknown, unknown];
@@ -54,6 +59,7 @@ const codexTool = (tool_name: string, tool_input: unknown, tool_use_id: string, 
 
 export const codex: AgentDriver = {
   name: 'codex',
+  readsWith: ' with a shell command (`cat` or `sed -n`)',
   read: (id) => codexTool('Bash', { command: `sed -n '1,120p' ${REL}` }, id, 'export const config = {};\n'),
   edit: (id) =>
     codexTool(
@@ -97,6 +103,7 @@ const geminiTool = (tool_name: string, tool_input: unknown, tool_response: unkno
 
 export const gemini: AgentDriver = {
   name: 'gemini',
+  readsWith: '',
   read: () =>
     geminiTool('read_file', { file_path: FILE }, { llmContent: 'export const config = {};\n', returnDisplay: '' }),
   edit: () =>
@@ -143,6 +150,7 @@ const cursorTool = (tool_name: string, tool_input: unknown, tool_use_id: string,
 
 export const cursor: AgentDriver = {
   name: 'cursor',
+  readsWith: '',
   read: (id) => cursorTool('Read', { path: FILE }, id, 'export const config = {};\n'),
   edit: (id) =>
     cursorTool(

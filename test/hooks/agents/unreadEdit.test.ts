@@ -9,7 +9,7 @@ describe.each(AGENTS)('$name hook: an edit of an unread file', (agent) => {
     const [before] = agent.edit('e1');
     const { refused } = agent.decide(before, session);
     expect(refused).toBe(
-      `Read ${REL} first: this session has not read it, and a change needs its file read (or created) in this session. [NO_VALIDATED_TARGET]`,
+      `Read ${REL} first${agent.readsWith}: this session has not read it, and a change needs its file read (or created) in this session. [NO_VALIDATED_TARGET]`,
     );
     expect(session.context.calls).toEqual({});
   });
