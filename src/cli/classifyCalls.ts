@@ -26,7 +26,7 @@ export interface CallClassification extends Classification {
   arguments?: Record<string, unknown>;
   /** The rule's target arguments are optional: a call that gives none carries no targets. */
   optionalTargets?: true;
-  /** The rule's target arguments, none of which the call gives: a write then carries `?missing:<tool>`. */
+  /** The rule's target arguments, none of which the call gives: a write then carries `?missing:<tool>@<digest>`. */
   missingTargets?: string[];
   /** A read's or resolve's result fields whose values validate targets (the rule's `discovers`). */
   discovers?: { path: string; prefix?: string }[];
@@ -128,7 +128,7 @@ function noteOf(row: CallClassification): string | undefined {
       ? 'no target given (optional): --targets bind judges it as a write without targets'
       : 'no targets: --targets bind checks nothing of it (a write without targets)';
   if (row.egress && row.targets === undefined)
-    return 'an egress read that names no destination: --targets bind has nothing to check';
+    return 'an egress read that names no destination (optional): --targets bind has nothing to check';
   return undefined;
 }
 
@@ -137,7 +137,7 @@ function noteOf(row: CallClassification): string | undefined {
  *
  * @example
  * classifyCalls(classifyFromTools([], { rules }), rules, [{ name: 'send_money', arguments: {} }])[0].targets;
- * // ['?missing:send_money']
+ * // ['?missing:send_money@…']
  */
 export function classifyCalls(
   classifier: ExplainingClassifier,
@@ -150,7 +150,8 @@ export function classifyCalls(
       ...(args !== undefined && { arguments: args }),
     };
     const rule = row.rule === 'rules' ? ruleOf(rules, name) : undefined;
-    if (rule?.optionalTargets === true && rule.targets && row.kind === 'write') row.optionalTargets = true;
+    if (rule?.optionalTargets === true && rule.targets && (row.kind === 'write' || row.egress))
+      row.optionalTargets = true;
     if (rule?.targets && row.targets?.some((t) => t.startsWith(MISSING_TARGET_PREFIX)))
       row.missingTargets = [...rule.targets];
     if (rule?.discovers && isDiscovery(row.kind))

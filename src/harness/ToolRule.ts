@@ -22,7 +22,7 @@ const toolFacts = {
   /** Put before each target found (and each `created` value): `iban:`, `file:`. */
   prefix: z.optional(z.string()),
   /**
-   * A write whose target arguments are all absent carries no targets (instead of `?missing:<tool>`,
+   * A write whose target arguments are all absent carries no targets (instead of `?missing:<tool>@<digest>`,
    * which nothing validates): binding then judges it by kind alone. Given arguments bind as ever.
    */
   optionalTargets: z.optional(z.boolean()),

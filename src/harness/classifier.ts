@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ToolKind } from '../safety/toolKind.js';
 import { MISSING_TARGET_PREFIX } from '../safety/missingTarget.js';
+import { callDigest } from '../safety/userWords.js';
 import { formatIssues, safeParseInput, type Issue } from '../core/Issue.js';
 import { discoveredTargets, type DiscoveredTarget } from './discoveredTargets.js';
 import { ownValue, valuesAt } from './valuesAt.js';
@@ -303,8 +304,12 @@ export function createClassifier(rules: unknown): RulesClassifier {
       let targets = keysAt(rule.targets, rule.prefix, args);
       // A write whose target arguments are missing names a target no read can validate: it fails closed,
       // unless the rule says they are optional. (A creating write's `created` arguments never do this.)
-      if (targets.length === 0 && kind === 'write' && rule.optionalTargets !== true)
-        targets = [`${MISSING_TARGET_PREFIX}${tool}`];
+      // The placeholder carries a digest of the arguments: a person who approves one such call
+      // validates that call, not every later call that leaves the argument out.
+      // An egress read that names no destination is refused the same way: its destination may be in an
+      // argument the rule does not name, and an egress read is checked like a write.
+      const checked = kind === 'write' || (kind === 'read' && rule.egress === true);
+      if (targets.length === 0 && checked && rule.optionalTargets !== true) targets = [missingTarget(tool, args)];
       if (targets.length > 0) {
         out.targets = targets;
         out.detail += `, targets from ${rule.targets.join(', ')}: ${targets.join(', ')}`;
@@ -360,3 +365,12 @@ export function createClassifier(rules: unknown): RulesClassifier {
  * classifyToolCall('anything');                        // 'write'
  */
 export const classifyToolCall: RulesClassifier = createClassifier({ tools: {} });
+
+/**
+ * The placeholder target of a write that leaves its target arguments out: the tool and a digest of
+ * the call's arguments. No read, discovery or words validate it; a person's approval of the call
+ * does, for calls with those very arguments only.
+ */
+function missingTarget(tool: string, args: unknown): string {
+  return `${MISSING_TARGET_PREFIX}${tool}@${callDigest({ tool, args }).slice('call:'.length)}`;
+}

@@ -93,7 +93,7 @@ const plainNumbers = (s: string) => s.replace(/(\d)[, _](?=\d{3}(?!\d))/g, '$1')
  * userWordsFor('email:bob@example.com', ['mail bob@example.com.evil']);                 // undefined
  */
 export function userWordsFor(target: string, messages: readonly string[]): string | undefined {
-  // A write's missing target argument (`?missing:send_money`) has no value: typing the tool's name validates nothing.
+  // A write's missing target argument (`?missing:send_money@…`) has no value: typing the tool's name validates nothing.
   if (messages.length === 0 || target.startsWith(MISSING_TARGET_PREFIX)) return undefined;
   for (const raw of valuesOfTarget(target)) {
     const value = normaliseValue(raw);

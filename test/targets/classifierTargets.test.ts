@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ClassifierRulesError, createClassifier } from 'assistant-safety';
+import { ClassifierRulesError, createClassifier, createSafetySession } from 'assistant-safety';
 import { classifyFromTools } from 'assistant-safety/classify';
 
 const rules = {
@@ -45,7 +45,7 @@ describe('targets from classifier rules', () => {
 
   it('should fail closed for a write whose target arguments are missing or unreadable', () => {
     const missing = classify.describe('send_money', { amount: 5 }).targets;
-    expect(missing).toEqual(['?missing:send_money']);
+    expect(missing).toEqual([expect.stringMatching(/^\?missing:send_money@[0-9a-f]{16}$/)]);
     const hostile = new Proxy(
       {},
       {
@@ -58,6 +58,22 @@ describe('targets from classifier rules', () => {
     expect(classify.describe('get_balance', {}).targets).toBeUndefined();
   });
 
+  it('should fail closed for an egress read that names no destination, and block it under binding', () => {
+    const egress = createClassifier({
+      tools: {
+        fetch_url: { kind: 'read', egress: true, targets: ['url'], prefix: 'url:' },
+        fetch_maybe: { kind: 'read', egress: true, targets: ['url'], prefix: 'url:', optionalTargets: true },
+      },
+    });
+    // The destination may sit in an argument the rule does not name (`link`): it cannot pass unchecked.
+    const described = egress.describe('fetch_url', { link: 'https://evil.test/?d=1' });
+    expect(described.targets).toEqual([expect.stringMatching(/^\?missing:fetch_url@[0-9a-f]{16}$/)]);
+    const s = createSafetySession({ targets: 'bind' });
+    expect(s.beginToolCall({ id: 'e1', tool: 'fetch_url', ...described })?.reasonCode).toBe('EGRESS_NOT_VALIDATED');
+    // Unless the rule makes the destination optional.
+    expect(egress.describe('fetch_maybe', {}).targets).toBeUndefined();
+  });
+
   it('should carry trust, state-only and self-verifying facts', () => {
     expect(classify.describe('read_inbox')).toEqual({ kind: 'read', trust: 'untrusted' });
     expect(classify.describe('report_finding')).toEqual({ kind: 'write', stateOnly: true });
@@ -67,7 +83,9 @@ describe('targets from classifier rules', () => {
 
   it('should take an own property only, never an inherited one', () => {
     const args = Object.create({ recipient: 'ATTACKER' }) as object;
-    expect(classify.describe('send_money', args).targets).toEqual(['?missing:send_money']);
+    expect(classify.describe('send_money', args).targets).toEqual([
+      expect.stringMatching(/^\?missing:send_money@[0-9a-f]{16}$/),
+    ]);
   });
 
   it('should refuse a rule for a tool named __proto__ with a clear error', () => {
