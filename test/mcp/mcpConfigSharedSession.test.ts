@@ -31,6 +31,10 @@ describe('mcp-config with the gateway options of a shared session', () => {
     [['--redis', 'http://x'], '--redis: expected a redis:// or rediss:// URL'],
     [['--redis', 'redis://127.0.0.1:6390'], '--redis needs --session ID'],
     [['--session', 's'], '--session goes with --redis'],
+    [
+      ['--redis', 'redis://127.0.0.1:6390', '--session', 's', '--record', 'r.jsonl'],
+      '--record does not go with --redis',
+    ],
     [['--redis', 'redis://127.0.0.1:6390', '--session', 's', '--orphan-after-ms', '5'], '--orphan-after-ms'],
   ])('should refuse what the gateway would refuse, printing no entry: %j', async (args, message) => {
     const r = await runCli(['mcp-config', 'cursor', ...args, '--', 'npx', 'some-server']);
