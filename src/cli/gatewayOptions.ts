@@ -3,10 +3,11 @@ import type { BlockReasonCode } from '../safety/toolKind.js';
 import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
-import { checkRedisUrl } from '../redis/cliSupport.js';
+import type { RedisTarget } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
 import { UsageError } from './Command.js';
 import { wholeNumberOption } from './numberOptions.js';
+import { REDIS_TARGET_OPTIONS, redisFlagOf, redisTargetOf } from './redisTarget.js';
 
 /*
  * The options `mcp-gateway` takes that `mcp-config` passes on to it, read and checked in one
@@ -27,7 +28,7 @@ export const GATEWAY_OPTIONS = {
   'server-arg': { type: 'string', multiple: true },
   record: { type: 'string' },
   live: { type: 'string' },
-  redis: { type: 'string' },
+  ...REDIS_TARGET_OPTIONS,
   session: { type: 'string' },
   'redis-prefix': { type: 'string' },
   'orphan-after-ms': { type: 'string' },
@@ -47,6 +48,7 @@ export interface GatewayOptionValues {
   live?: string | undefined;
   listen?: string | undefined;
   redis?: string | undefined;
+  'redis-cluster'?: string | undefined;
   session?: string | undefined;
   'redis-prefix'?: string | undefined;
   'orphan-after-ms'?: string | undefined;
@@ -60,8 +62,13 @@ export interface CheckedGatewayOptions {
   shadow: boolean;
   escalate?: BlockReasonCode[] | undefined;
   live?: string | undefined;
-  /** The session kept in Redis (`--redis URL --session ID`). */
-  redis?: { url: string; session: string; keyPrefix?: string | undefined; orphanAfterMs?: number | undefined };
+  /** The session kept in Redis (`--redis URL --session ID`, or `--redis-cluster URL,... --session ID`). */
+  redis?: {
+    target: RedisTarget;
+    session: string;
+    keyPrefix?: string | undefined;
+    orphanAfterMs?: number | undefined;
+  };
 }
 
 /**
@@ -85,23 +92,23 @@ export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOpt
     if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
   }
   let redis: CheckedGatewayOptions['redis'];
-  if (values.redis !== undefined) {
-    const bad = checkRedisUrl(values.redis);
-    if (bad) throw new UsageError(bad);
+  const target = redisTargetOf(values);
+  if (target !== undefined) {
+    const given = redisFlagOf(target);
     if (values.session === undefined || values.session.length === 0)
-      throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
+      throw new UsageError(`${given} needs --session ID: the session the gateway keeps in Redis`);
     for (const flag of ['listen', 'record', 'live'] as const)
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --redis`);
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with ${given}`);
     const orphanAfterMs = wholeNumberOption(
       values['orphan-after-ms'],
       '--orphan-after-ms',
       MIN_ORPHAN_AFTER_MS,
       MAX_ORPHAN_AFTER_MS,
     );
-    redis = { url: values.redis, session: values.session, keyPrefix: values['redis-prefix'], orphanAfterMs };
+    redis = { target, session: values.session, keyPrefix: values['redis-prefix'], orphanAfterMs };
   } else {
     for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
-      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis or --redis-cluster`);
   }
   return {
     trustAnnotations,

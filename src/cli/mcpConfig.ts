@@ -129,7 +129,10 @@ function gatewayArgsOf(checked: CheckedGatewayOptions): string[] {
   add('--escalate', checked.escalate?.join(','));
   const redis = checked.redis;
   if (redis !== undefined) {
-    args.push('--redis', redis.url, '--session', redis.session);
+    const { url, cluster } = redis.target;
+    if (url !== undefined) args.push('--redis', url);
+    else args.push('--redis-cluster', cluster.join(','));
+    args.push('--session', redis.session);
     add('--redis-prefix', redis.keyPrefix);
     add('--orphan-after-ms', redis.orphanAfterMs);
   }
@@ -143,7 +146,8 @@ export const mcpConfigCommand: Command = {
                                [--rules FILE] [--record FILE] [--name-verbs]
                                [--trust-annotations all|destructive-only|none] [--live URL]
                                [--targets ignore|bind] [--shadow] [--escalate CODE,...]
-                               [--cancel-grace-ms MS] [--redis URL --session ID
+                               [--cancel-grace-ms MS]
+                               [--redis URL | --redis-cluster URL[,URL...] --session ID
                                [--redis-prefix P] [--orphan-after-ms MS]]
                                -- COMMAND [ARGS...]
 
@@ -162,7 +166,8 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
   --config FILE   the config file to merge into instead
   --force         replace an entry of the same name
   --rules, --record, --name-verbs, --trust-annotations, --live, --targets, --shadow,
-  --escalate, --cancel-grace-ms, --redis, --session, --redis-prefix, --orphan-after-ms
+  --escalate, --cancel-grace-ms, --redis, --redis-cluster, --session, --redis-prefix,
+  --orphan-after-ms
                   the gateway's options (see mcp-gateway --help), checked as the gateway
                   checks them (a missing or invalid rules file is refused); paths made absolute
 

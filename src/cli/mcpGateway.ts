@@ -112,7 +112,8 @@ export const mcpGatewayCommand: Command = {
                                      [--record FILE] [--live URL] [--cancel-grace-ms MS]
                                      [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                      [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
-                                     [--redis URL --session ID [--redis-prefix P] [--orphan-after-ms MS]]
+                                     [--redis URL | --redis-cluster URL[,URL...]
+                                      --session ID [--redis-prefix P] [--orphan-after-ms MS]]
                                      -- COMMAND [ARGS...]
 assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
 
@@ -166,6 +167,9 @@ definition changes later is a write (unless a rule names it).
                   before the call reaches the server, so a restarted or crashed gateway loses
                   no write in flight; recordings go to the session's Redis Stream (serve --redis);
                   with --targets and --shadow (give every gateway on the session the same)
+  --redis-cluster URL[,URL...] --session ID
+                  the same in a Redis Cluster: some of its nodes, comma-separated (the rest are
+                  found from them); the session lives on the primary that owns its slot
   --redis-prefix P
                   the key prefix (default assistant-safety:)
   --orphan-after-ms MS
@@ -236,7 +240,7 @@ the server could not start.`,
       const redisModule = await importRedis(io);
       if (!redisModule) return 2;
       // A wrong password, database or a Cluster node would otherwise show only once a call is made, or never.
-      const problem = await checkRedisServer(redis.url);
+      const problem = await checkRedisServer(redis.target);
       if (problem) {
         log(`cannot start: ${problem.message}`);
         return 2;
@@ -245,7 +249,7 @@ the server could not start.`,
       try {
         sharedSession = redisModule.createRedisGatewaySession({
           redis: {
-            url: redis.url,
+            ...(redis.target.url !== undefined ? { url: redis.target.url } : { cluster: redis.target.cluster }),
             streams: true,
             worker: `mcp-gateway:${process.pid}`,
             ...(redis.keyPrefix !== undefined && { keyPrefix: redis.keyPrefix }),
@@ -267,6 +271,7 @@ the server could not start.`,
         if (e instanceof TypeError) throw new UsageError(e.message);
         throw e;
       }
+      if (redis.target.cluster !== undefined) await clusterSettled(sharedSession);
     }
 
     let file: FileRecorder | undefined;
@@ -360,7 +365,7 @@ the server could not start.`,
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
       // A shared session loads from Redis first: what Redis refuses is not the server's fault.
-      const failure = redis && redisFailure(e, redis.url, redis.session, redis.keyPrefix);
+      const failure = redis && redisFailure(e, redis.target, redis.session, redis.keyPrefix);
       log(failure ? `cannot start: ${failure}` : `cannot start ${command}: ${(e as Error).message}`);
       await gateway.close().catch(() => undefined);
       code = 2;
@@ -376,6 +381,24 @@ the server could not start.`,
     return code;
   },
 };
+
+/**
+ * Waits (10 s at most) until the session's store reads from the cluster: a cluster client's first
+ * connection can take a few tries (its ready check may reach a node not yet connected), more than
+ * one call's deadline. What is still wrong after it, the gateway's start reports.
+ */
+async function clusterSettled(session: import('../redis/index.js').RedisGatewaySession): Promise<void> {
+  const end = performance.now() + 10_000;
+  for (;;) {
+    try {
+      await session.store.get(session.sessionId);
+      return;
+    } catch (e) {
+      if ((e as Error).name !== 'SessionStoreUnavailableError' || performance.now() > end) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 /** Imports the Redis subpath, or prints how to install ioredis and returns undefined. */
 async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js') | undefined> {
