@@ -105,10 +105,10 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
   };
 
   const scan = async () => {
-    // A cluster's primaries are known once its slot map is: before, a scan of none would forget every stream.
-    if (cluster && client.status !== 'ready') throw new Error(`the Redis Cluster is not ready (${client.status})`);
-    const primaries = primariesOf(client);
-    if (primaries.length === 0) throw new Error('the Redis Cluster lists no primary');
+    // A cluster's primaries are known once its slot map is: a scan of none would forget every stream.
+    // (The client reports a cluster it cannot reach; its first connection may take a few tries.)
+    const primaries = cluster && client.status !== 'ready' ? [] : primariesOf(client);
+    if (primaries.length === 0) return;
     const seen = new Set<string>();
     for (const node of primaries) await scanNode(node, seen);
     // A full SCAN returns every key that existed throughout it: the others expired or were deleted.
