@@ -164,7 +164,7 @@ export async function checkRedisServer(target: RedisTarget): Promise<RedisProble
   if (refused) return refused;
   if (problems.every((p) => p !== undefined))
     return {
-      message: `${whereOf(target)} is not answering: no node answered (${problems[0]!.message})`,
+      message: `${whereOf(target)} is not answering: no node answered (${problems[0]!.message.replace(/^Redis at (\S+) is not answering \((.*)\)$/, '$1: $2')})`,
       unreachable: true,
     };
   return undefined;
