@@ -4,7 +4,8 @@ import { classifyFromTools, ToolDeclarationError, type Classification } from '..
 import { ClassifierRulesError } from '../harness/classifier.js';
 import { UsageError, type Command } from './Command.js';
 import { withAnnotationTrust, type AnnotationTrust } from '../mcp/annotationTrust.js';
-import { annotationTrustOf, importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';
+import { importMcp, readRulesFile, splitAtDashes } from './mcpGateway.js';
+import { annotationTrustOf } from './gatewayOptions.js';
 import {
   classifyCalls,
   formatCalls,

@@ -3,12 +3,14 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { annotationTrustOf, escalateOf, readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
-import { checkRedisUrl } from '../redis/cliSupport.js';
-import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
-import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
-import { MAX_TIMER_MS } from '../core/timerDelay.js';
-import { liveUrlProblem } from '../live/protocol.js';
+import { readRulesFile, serverOf, splitAtDashes } from './mcpGateway.js';
+import {
+  GATEWAY_NUMBER_FLAGS,
+  GATEWAY_OPTIONS,
+  gatewayOptionsOf,
+  type CheckedGatewayOptions,
+} from './gatewayOptions.js';
+import { joinNegativeValues } from './numberOptions.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */
 const CLIENTS = {
@@ -113,6 +115,30 @@ function mergeInto(path: string, key: string, name: string, entry: Entry, force:
   return 0;
 }
 
+/** The gateway's command-line options for checked values (the rules, record and name-verbs aside), in a fixed order. */
+function gatewayArgsOf(checked: CheckedGatewayOptions): string[] {
+  const args: string[] = [];
+  const add = (flag: string, value: string | number | undefined) => {
+    if (value !== undefined) args.push(flag, String(value));
+  };
+  add('--trust-annotations', checked.trustAnnotations);
+  add('--live', checked.live);
+  add('--cancel-grace-ms', checked.cancelGraceMs);
+  add('--targets', checked.targets);
+  if (checked.shadow) args.push('--shadow');
+  add('--escalate', checked.escalate?.join(','));
+  const redis = checked.redis;
+  if (redis !== undefined) {
+    const { url, cluster } = redis.target;
+    if (url !== undefined) args.push('--redis', url);
+    else args.push('--redis-cluster', cluster.join(','));
+    args.push('--session', redis.session);
+    add('--redis-prefix', redis.keyPrefix);
+    add('--orphan-after-ms', redis.orphanAfterMs);
+  }
+  return args;
+}
+
 export const mcpConfigCommand: Command = {
   name: 'mcp-config',
   summary: "print (or merge into the client's file) the config entry that runs an MCP server behind the gateway",
@@ -120,7 +146,8 @@ export const mcpConfigCommand: Command = {
                                [--rules FILE] [--record FILE] [--name-verbs]
                                [--trust-annotations all|destructive-only|none] [--live URL]
                                [--targets ignore|bind] [--shadow] [--escalate CODE,...]
-                               [--cancel-grace-ms MS] [--redis URL --session ID
+                               [--cancel-grace-ms MS]
+                               [--redis URL | --redis-cluster URL[,URL...] --session ID
                                [--redis-prefix P] [--orphan-after-ms MS]]
                                -- COMMAND [ARGS...]
 
@@ -139,7 +166,8 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
   --config FILE   the config file to merge into instead
   --force         replace an entry of the same name
   --rules, --record, --name-verbs, --trust-annotations, --live, --targets, --shadow,
-  --escalate, --cancel-grace-ms, --redis, --session, --redis-prefix, --orphan-after-ms
+  --escalate, --cancel-grace-ms, --redis, --redis-cluster, --session, --redis-prefix,
+  --orphan-after-ms
                   the gateway's options (see mcp-gateway --help), checked as the gateway
                   checks them (a missing or invalid rules file is refused); paths made absolute
 
@@ -148,28 +176,14 @@ rules: nothing printed) or a config file that is not JSON.`,
   async run(argv, io) {
     const split = splitAtDashes(argv);
     const { values, positionals } = parseArgs({
-      args: joinNegativeValues(split.options, ['--cancel-grace-ms', '--orphan-after-ms']),
+      args: joinNegativeValues(split.options, GATEWAY_NUMBER_FLAGS),
       allowPositionals: true,
       options: {
         name: { type: 'string' },
         write: { type: 'boolean' },
         config: { type: 'string' },
         force: { type: 'boolean' },
-        rules: { type: 'string' },
-        record: { type: 'string' },
-        'name-verbs': { type: 'boolean' },
-        'trust-annotations': { type: 'string' },
-        live: { type: 'string' },
-        'cancel-grace-ms': { type: 'string' },
-        targets: { type: 'string' },
-        shadow: { type: 'boolean' },
-        escalate: { type: 'string' },
-        redis: { type: 'string' },
-        session: { type: 'string' },
-        'redis-prefix': { type: 'string' },
-        'orphan-after-ms': { type: 'string' },
-        'server-command': { type: 'string' },
-        'server-arg': { type: 'string', multiple: true },
+        ...GATEWAY_OPTIONS,
       },
     });
     const [client, ...rest] = positionals;
@@ -187,6 +201,8 @@ rules: nothing printed) or a config file that is not JSON.`,
           `mcp-config: warning: ${arg} is relative to this folder; the client starts the server elsewhere: give ${resolve(arg)}`,
         );
 
+    // Checked as the gateway checks them: an entry the gateway refuses would stop the server at every start.
+    const checked = gatewayOptionsOf(values);
     const gateway: string[] = ['mcp-gateway'];
     if (values.rules !== undefined) {
       // Checked as the gateway will load them: a bad file would stop the server at every start.
@@ -196,43 +212,7 @@ rules: nothing printed) or a config file that is not JSON.`,
     }
     if (values.record !== undefined) gateway.push('--record', resolve(values.record));
     if (values['name-verbs']) gateway.push('--name-verbs');
-    if (values['trust-annotations'] !== undefined)
-      gateway.push('--trust-annotations', annotationTrustOf(values['trust-annotations']));
-    if (values.live !== undefined) {
-      // Checked as the gateway will check it: a URL without its token would stop the server at every start.
-      const problem = liveUrlProblem(values.live);
-      if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
-      gateway.push('--live', values.live);
-    }
-    const grace = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
-    if (grace !== undefined) gateway.push('--cancel-grace-ms', String(grace));
-    // The rest as the gateway checks them: an entry the gateway refuses would stop the server at every start.
-    if (values.targets !== undefined) {
-      if (values.targets !== 'ignore' && values.targets !== 'bind')
-        throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
-      gateway.push('--targets', values.targets);
-    }
-    if (values.shadow) gateway.push('--shadow');
-    if (values.escalate !== undefined) gateway.push('--escalate', escalateOf(values.escalate).join(','));
-    if (values.redis !== undefined) {
-      const bad = checkRedisUrl(values.redis);
-      if (bad) throw new UsageError(bad);
-      if (!values.session) throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
-      if (values.record !== undefined || values.live !== undefined)
-        throw new UsageError(`--${values.record !== undefined ? 'record' : 'live'} does not go with --redis`);
-      gateway.push('--redis', values.redis, '--session', values.session);
-      if (values['redis-prefix'] !== undefined) gateway.push('--redis-prefix', values['redis-prefix']);
-      const orphan = wholeNumberOption(
-        values['orphan-after-ms'],
-        '--orphan-after-ms',
-        MIN_ORPHAN_AFTER_MS,
-        MAX_ORPHAN_AFTER_MS,
-      );
-      if (orphan !== undefined) gateway.push('--orphan-after-ms', String(orphan));
-    } else {
-      for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
-        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
-    }
+    gateway.push(...gatewayArgsOf(checked));
 
     const self = selfCommand();
     const entry: Entry = {

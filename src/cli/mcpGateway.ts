@@ -1,24 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError, createClassifier } from '../harness/classifier.js';
-import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.js';
 import type { SessionRecorder } from '../safety/RecordingEntry.js';
 import { createSafetySession } from '../safety/SafetySession.js';
 import type { SafetySessionOptions } from '../safety/SafetySessionTypes.js';
-import type { BlockReasonCode } from '../safety/toolKind.js';
-import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { createFileRecorder, type FileRecorder } from '../node/fileRecorder.js';
 import { createLiveRecorder, type LiveRecorder } from '../node/createLiveRecorder.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { untilStopped } from './untilStopped.js';
 import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
-import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
-import { checkRedisServer, checkRedisUrl, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
-import { liveUrlProblem } from '../live/protocol.js';
+import { checkRedisServer, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
+import { GATEWAY_NUMBER_FLAGS, GATEWAY_OPTIONS, gatewayOptionsOf } from './gatewayOptions.js';
+
+/** The gateway's options: those `mcp-config` passes on, and those of `--listen`. */
+const OPTIONS = {
+  ...GATEWAY_OPTIONS,
+  listen: { type: 'string' },
+  token: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'idle-timeout-ms': { type: 'string' },
+} as const;
 
 /** The options that take a number (a negative one is read as their value, to be refused as out of range). */
-const NUMBER_FLAGS = ['--cancel-grace-ms', '--max-sessions', '--idle-timeout-ms', '--orphan-after-ms'];
+const NUMBER_FLAGS = [...GATEWAY_NUMBER_FLAGS, '--max-sessions', '--idle-timeout-ms'];
 
 /** The most MCP sessions `--listen` may hold open: each runs a server process of its own. */
 const MAX_SESSIONS = 100_000;
@@ -49,14 +54,6 @@ export function readRulesFile(path: string, io: CliIO, command: string): unknown
     return undefined;
   }
   return json;
-}
-
-/** `--trust-annotations`, checked. */
-export function annotationTrustOf(value: string | undefined): AnnotationTrust {
-  if (value === undefined) return 'all';
-  if (!(ANNOTATION_TRUST as readonly string[]).includes(value))
-    throw new UsageError(`--trust-annotations: expected one of ${ANNOTATION_TRUST.join(', ')}, got "${value}"`);
-  return value as AnnotationTrust;
 }
 
 /**
@@ -115,7 +112,8 @@ export const mcpGatewayCommand: Command = {
                                      [--record FILE] [--live URL] [--cancel-grace-ms MS]
                                      [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                      [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
-                                     [--redis URL --session ID [--redis-prefix P] [--orphan-after-ms MS]]
+                                     [--redis URL | --redis-cluster URL[,URL...]
+                                      --session ID [--redis-prefix P] [--orphan-after-ms MS]]
                                      -- COMMAND [ARGS...]
 assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
 
@@ -169,6 +167,9 @@ definition changes later is a write (unless a rule names it).
                   before the call reaches the server, so a restarted or crashed gateway loses
                   no write in flight; recordings go to the session's Redis Stream (serve --redis);
                   with --targets and --shadow (give every gateway on the session the same)
+  --redis-cluster URL[,URL...] --session ID
+                  the same in a Redis Cluster: some of its nodes, comma-separated (the rest are
+                  found from them); the session lives on the primary that owns its slot
   --redis-prefix P
                   the key prefix (default assistant-safety:)
   --orphan-after-ms MS
@@ -186,27 +187,7 @@ the server could not start.`,
       parsed = parseArgs({
         args: joinNegativeValues(split.options, NUMBER_FLAGS),
         allowPositionals: true,
-        options: {
-          rules: { type: 'string' },
-          'name-verbs': { type: 'boolean' },
-          'trust-annotations': { type: 'string' },
-          'cancel-grace-ms': { type: 'string' },
-          targets: { type: 'string' },
-          shadow: { type: 'boolean' },
-          escalate: { type: 'string' },
-          'server-command': { type: 'string' },
-          'server-arg': { type: 'string', multiple: true },
-          record: { type: 'string' },
-          live: { type: 'string' },
-          listen: { type: 'string' },
-          token: { type: 'string' },
-          'max-sessions': { type: 'string' },
-          'idle-timeout-ms': { type: 'string' },
-          redis: { type: 'string' },
-          session: { type: 'string' },
-          'redis-prefix': { type: 'string' },
-          'orphan-after-ms': { type: 'string' },
-        },
+        options: OPTIONS,
       });
     } catch (e) {
       // `mcp-gateway npx -y srv`: the server's own options read as ours.
@@ -220,15 +201,14 @@ the server could not start.`,
     }
     const { values, positionals } = parsed;
     const [command, ...args] = serverOf(argv, split, values, positionals, 'mcp-gateway');
-    const trustAnnotations = annotationTrustOf(values['trust-annotations']);
-    const cancelGraceMs = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
-    if (values.targets !== undefined && values.targets !== 'ignore' && values.targets !== 'bind')
-      throw new UsageError(`--targets: expected ignore or bind, got "${values.targets}"`);
+    const checked = gatewayOptionsOf(values);
+    const { cancelGraceMs, redis } = checked;
+    const trustAnnotations = checked.trustAnnotations ?? 'all';
+    const escalate = checked.escalate ?? [];
     const sessionOptions: SafetySessionOptions = {
-      ...(values.targets === 'bind' && { targets: 'bind' as const }),
-      ...(values.shadow && { mode: 'shadow' as const }),
+      ...(checked.targets === 'bind' && { targets: 'bind' as const }),
+      ...(checked.shadow && { mode: 'shadow' as const }),
     };
-    const escalate = escalateOf(values.escalate);
     const maxSessions = wholeNumberOption(values['max-sessions'], '--max-sessions', 1, MAX_SESSIONS);
     const idleTimeoutMs = wholeNumberOption(values['idle-timeout-ms'], '--idle-timeout-ms', 1, MAX_TIMER_MS);
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
@@ -239,14 +219,10 @@ the server could not start.`,
       if (rules === undefined) return 2;
     }
     // Binding checks the targets rules name; with none named it changes nothing, which should not pass in silence.
-    if (values.targets === 'bind' && !namesTargets(rules))
+    if (checked.targets === 'bind' && !namesTargets(rules))
       log(
         `--targets bind: ${values.rules === undefined ? 'no --rules' : `no rule in ${values.rules}`} names a write's target arguments ("targets"), so no call has targets to bind and writes are gated as without it (docs/targets.md)`,
       );
-    if (values.live !== undefined) {
-      const problem = liveUrlProblem(values.live);
-      if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
-    }
     let listen: { host: string; port: number } | undefined;
     if (values.listen !== undefined) {
       const m = /^(.+):(\d{1,5})$/.exec(values.listen);
@@ -257,31 +233,14 @@ the server could not start.`,
       for (const flag of ['token', 'max-sessions', 'idle-timeout-ms'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --listen`);
     }
-    if (values.redis !== undefined) {
-      const bad = checkRedisUrl(values.redis);
-      if (bad) throw new UsageError(bad);
-      if (values.session === undefined || values.session.length === 0)
-        throw new UsageError('--redis needs --session ID: the session the gateway keeps in Redis');
-      for (const flag of ['listen', 'record', 'live'] as const)
-        if (values[flag] !== undefined) throw new UsageError(`--${flag} does not go with --redis`);
-    } else {
-      for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
-        if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis`);
-    }
-    const orphanAfterMs = wholeNumberOption(
-      values['orphan-after-ms'],
-      '--orphan-after-ms',
-      MIN_ORPHAN_AFTER_MS,
-      MAX_ORPHAN_AFTER_MS,
-    );
     const mcp = await importMcp(io, 'mcp-gateway');
     if (!mcp) return 2;
     let sharedSession: import('../redis/index.js').RedisGatewaySession | undefined;
-    if (values.redis !== undefined) {
+    if (redis !== undefined) {
       const redisModule = await importRedis(io);
       if (!redisModule) return 2;
       // A wrong password, database or a Cluster node would otherwise show only once a call is made, or never.
-      const problem = await checkRedisServer(values.redis);
+      const problem = await checkRedisServer(redis.target);
       if (problem) {
         log(`cannot start: ${problem.message}`);
         return 2;
@@ -290,10 +249,10 @@ the server could not start.`,
       try {
         sharedSession = redisModule.createRedisGatewaySession({
           redis: {
-            url: values.redis,
+            ...(redis.target.url !== undefined ? { url: redis.target.url } : { cluster: redis.target.cluster }),
             streams: true,
             worker: `mcp-gateway:${process.pid}`,
-            ...(values['redis-prefix'] !== undefined && { keyPrefix: values['redis-prefix'] }),
+            ...(redis.keyPrefix !== undefined && { keyPrefix: redis.keyPrefix }),
             // Every gateway on the session should be started with the same --targets and --shadow:
             // they apply to the session each save restores.
             session: sessionOptions,
@@ -304,14 +263,15 @@ the server could not start.`,
               log(`redis: ${e.message}`);
             },
           },
-          sessionId: values.session!,
-          ...(orphanAfterMs !== undefined && { orphanAfterMs }),
+          sessionId: redis.session,
+          ...(redis.orphanAfterMs !== undefined && { orphanAfterMs: redis.orphanAfterMs }),
         });
       } catch (e) {
         // An option the session refuses (a --session id too long): the options are the user's.
         if (e instanceof TypeError) throw new UsageError(e.message);
         throw e;
       }
+      if (redis.target.cluster !== undefined) await clusterSettled(sharedSession);
     }
 
     let file: FileRecorder | undefined;
@@ -371,7 +331,7 @@ the server could not start.`,
     const gatewaySession: import('../mcp/index.js').SharedGatewaySession | undefined = shared && {
       withSession: (fn) =>
         shared.withSession(fn).catch((e: unknown) => {
-          throw lostSessionForCli(e, shared.sessionId, values['redis-prefix']);
+          throw lostSessionForCli(e, shared.sessionId, redis?.keyPrefix);
         }),
       claim: (id) => shared.claim(id),
       release: (id, ended) => shared.release(id, ended),
@@ -405,8 +365,8 @@ the server could not start.`,
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
       // A shared session loads from Redis first: what Redis refuses is not the server's fault.
-      const redis = sharedSession && redisFailure(e, values.redis!, sharedSession.sessionId, values['redis-prefix']);
-      log(redis ? `cannot start: ${redis}` : `cannot start ${command}: ${(e as Error).message}`);
+      const failure = redis && redisFailure(e, redis.target, redis.session, redis.keyPrefix);
+      log(failure ? `cannot start: ${failure}` : `cannot start ${command}: ${(e as Error).message}`);
       await gateway.close().catch(() => undefined);
       code = 2;
     } finally {
@@ -421,6 +381,24 @@ the server could not start.`,
     return code;
   },
 };
+
+/**
+ * Waits (10 s at most) until the session's store reads from the cluster: a cluster client's first
+ * connection can take a few tries (its ready check may reach a node not yet connected), more than
+ * one call's deadline. What is still wrong after it, the gateway's start reports.
+ */
+async function clusterSettled(session: import('../redis/index.js').RedisGatewaySession): Promise<void> {
+  const end = performance.now() + 10_000;
+  for (;;) {
+    try {
+      await session.store.get(session.sessionId);
+      return;
+    } catch (e) {
+      if ((e as Error).name !== 'SessionStoreUnavailableError' || performance.now() > end) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
 
 /** Imports the Redis subpath, or prints how to install ioredis and returns undefined. */
 async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js') | undefined> {
@@ -438,43 +416,17 @@ async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js'
 
 /** The first argument from which the rest looks like a server's command line (`npx` in `--rules r npx -y srv`). */
 function firstNonOption(argv: readonly string[], fallback: string): string {
-  const takesValue = new Set([
-    '--rules',
-    '--record',
-    '--live',
-    '--listen',
-    '--token',
-    '--trust-annotations',
-    '--cancel-grace-ms',
-    '--max-sessions',
-    '--idle-timeout-ms',
-    '--redis',
-    '--session',
-    '--redis-prefix',
-    '--orphan-after-ms',
-    '--server-command',
-    '--server-arg',
-  ]);
+  const takesValue = new Set(
+    Object.entries(OPTIONS)
+      .filter(([, option]) => option.type === 'string')
+      .map(([name]) => `--${name}`),
+  );
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (takesValue.has(a)) i++;
     else if (!a.startsWith('--')) return a;
   }
   return fallback;
-}
-
-/** `--escalate CODE,...`, checked against the block reason codes a person can be asked about. */
-export function escalateOf(value: string | undefined): BlockReasonCode[] {
-  if (value === undefined) return [];
-  const codes = value
-    .split(',')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  for (const code of codes) {
-    const problem = blockReasonProblem(code) ?? askProblem(code as BlockReasonCode);
-    if (problem !== undefined) throw new UsageError(`--escalate: ${problem}`);
-  }
-  return codes as BlockReasonCode[];
 }
 
 /** Whether any tool rule names target arguments (`targets`), which is what `--targets bind` checks. */

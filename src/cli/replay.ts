@@ -6,6 +6,7 @@ import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
 import { openRedisRecording } from '../redis/cliSupport.js';
+import { REDIS_TARGET_OPTIONS, redisFlagOf, redisTargetOf } from './redisTarget.js';
 import { isPatrolRecordingText } from '../patrol/PatrolRecording.js';
 import { replayPatrolFile } from './replayPatrol.js';
 
@@ -28,6 +29,7 @@ export const replayCommand: Command = {
   summary: 'replay a recording against the machine and list divergences',
   usage: `assistant-safety replay FILE [--machine FILE] [--json] [--max-divergences N]
        assistant-safety replay --redis URL --session ID [--redis-prefix P] [...]
+       assistant-safety replay --redis-cluster URL[,URL...] --session ID [--redis-prefix P] [...]
 
 Replays a JSON Lines recording through machines/assistant-safety.json as it is
 now (or --machine FILE) and
@@ -35,7 +37,8 @@ prints a summary and every divergence: where the recorded decision, state or
 context differs from what the machine does now. The file is streamed, so a
 recording of any length replays in flat memory; the first N divergences are
 listed (default ${DEFAULT_MAX_DIVERGENCES}) and all of them counted. With --redis, the recording is the
-session's Redis Stream written by createRedisSessionStore({ streams: true }).
+session's Redis Stream written by createRedisSessionStore({ streams: true });
+with --redis-cluster, the same from a Redis Cluster (some of its nodes, comma-separated).
 A Patrol run recording (*.patrol.jsonl) replays on machines/patrol.json (or
 --machine FILE), step by step.
 
@@ -48,14 +51,17 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
         machine: { type: 'string' },
         json: { type: 'boolean' },
         'max-divergences': { type: 'string' },
-        redis: { type: 'string' },
+        ...REDIS_TARGET_OPTIONS,
         session: { type: 'string' },
         'redis-prefix': { type: 'string' },
       },
     });
-    const fromRedis = values.redis !== undefined;
+    const redis = redisTargetOf(values);
+    const fromRedis = redis !== undefined;
     if (fromRedis && (positionals.length > 0 || values.session === undefined))
-      throw new UsageError('replay --redis URL takes --session ID and no file');
+      throw new UsageError(
+        `replay ${redisFlagOf(redis)} ${redis.url !== undefined ? 'URL' : 'URL[,URL...]'} takes --session ID and no file`,
+      );
     if (!fromRedis && positionals.length !== 1) throw new UsageError('replay takes exactly one recording file');
     let file = positionals[0] ?? '';
     const maxText = values['max-divergences'];
@@ -65,7 +71,7 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
     let handle;
     let stream: AsyncIterable<Buffer | string> & { destroy(): void };
     if (fromRedis) {
-      const source = await openRedisRecording(values.redis!, values['redis-prefix'], values.session!);
+      const source = await openRedisRecording(redis, values['redis-prefix'], values.session!);
       if (typeof source === 'string') {
         io.err(`replay: ${source}`);
         return 2;

@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import type { RunningServer } from '../server/startServer.js';
 import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
-import { checkRedisServer, checkRedisUrl, startServeBridge } from '../redis/cliSupport.js';
+import { checkRedisServer, startServeBridge } from '../redis/cliSupport.js';
+import { REDIS_TARGET_OPTIONS, redisTargetOf } from './redisTarget.js';
 import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
 import { untilStopped } from './untilStopped.js';
 
@@ -18,7 +19,8 @@ function serve(options: ServeOptions, io: CliIO): Promise<RunningServer> {
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the visualiser, the recordings and the live hub on 127.0.0.1',
-  usage: `assistant-safety serve [--port N] [--recordings DIR] [--machines DIR] [--redis URL [--redis-prefix P]]
+  usage: `assistant-safety serve [--port N] [--recordings DIR] [--machines DIR]
+                       [--redis URL | --redis-cluster URL[,URL...] [--redis-prefix P]]
                        [--metrics [--metrics-port N]]
 
 Starts one HTTP server on 127.0.0.1: the visualiser app, the recordings of DIR
@@ -32,6 +34,9 @@ sockets without the token are refused. Stops on Ctrl-C.
   --machines DIR    folder of machine JSON files to draw
   --redis URL       also show, live, the sessions workers share through Redis (createRedisSessionStore
                     with streams on), whichever worker handles each call
+  --redis-cluster URL[,URL...]
+                    the same from a Redis Cluster (some of its nodes; the rest are found):
+                    the sessions on every primary
   --redis-prefix P  the workers' key prefix (default assistant-safety:)
   --metrics         also serve /metrics (Prometheus text) for the live sessions, without
                     the token, on a loopback port of its own (docs/observability.md)
@@ -44,14 +49,15 @@ sockets without the token are refused. Stops on Ctrl-C.
         port: { type: 'string' },
         recordings: { type: 'string' },
         machines: { type: 'string' },
-        redis: { type: 'string' },
+        ...REDIS_TARGET_OPTIONS,
         'redis-prefix': { type: 'string' },
         metrics: { type: 'boolean' },
         'metrics-port': { type: 'string' },
       },
     });
-    const badRedis = values.redis === undefined ? undefined : checkRedisUrl(values.redis);
-    if (badRedis) throw new UsageError(badRedis);
+    const redis = redisTargetOf(values);
+    if (redis === undefined && values['redis-prefix'] !== undefined)
+      throw new UsageError('--redis-prefix goes with --redis or --redis-cluster');
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     let port: number | undefined;
     if (values.port !== undefined) {
@@ -68,9 +74,9 @@ sockets without the token are refused. Stops on Ctrl-C.
         return 2;
       }
     }
-    if (values.redis !== undefined) {
+    if (redis !== undefined) {
       // A Redis that is down may come up (the bridge keeps trying); one that refuses the URL will not.
-      const problem = await checkRedisServer(values.redis);
+      const problem = await checkRedisServer(redis);
       if (problem && !problem.unreachable) {
         io.err(`serve: ${problem.message}`);
         return 2;
@@ -90,9 +96,7 @@ sockets without the token are refused. Stops on Ctrl-C.
     io.out('assistant-safety visualiser: open');
     io.out(server.url);
     const bridge =
-      values.redis === undefined
-        ? undefined
-        : await startServeBridge(values.redis, values['redis-prefix'], server.url, io);
+      redis === undefined ? undefined : await startServeBridge(redis, values['redis-prefix'], server.url, io);
     if (server.metrics) io.out(`metrics (Prometheus text, no token, loopback only): ${server.metrics.url}`);
     await untilStopped();
     await bridge?.close();

@@ -21,6 +21,9 @@ function isMissingModule(e: unknown): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND';
 }
 
+/** Where the CLI's Redis is: one server (`--redis URL`) or some nodes of a Redis Cluster (`--redis-cluster URL,...`). */
+export type RedisTarget = { url: string; cluster?: undefined } | { cluster: string[]; url?: undefined };
+
 /** Why the Redis at a URL cannot serve the CLI; `unreachable` when it only did not answer (which may pass). */
 export interface RedisProblem {
   message: string;
@@ -33,6 +36,13 @@ function shownRedisUrl(url: string): string {
   const u = new URL(url);
   if (u.password !== '') u.password = '***';
   return u.toString().replace(/\/$/, '');
+}
+
+/** The target as messages name it: `Redis at URL`, or `Redis Cluster at URL,URL`. */
+function whereOf(target: RedisTarget): string {
+  return target.url !== undefined
+    ? `Redis at ${shownRedisUrl(target.url)}`
+    : `Redis Cluster at ${target.cluster.map(shownRedisUrl).join(',')}`;
 }
 
 /** The codes of a connection that did not get through (as opposed to a server that answered no). */
@@ -50,13 +60,14 @@ function isRedisError(e: unknown): boolean {
 
 /**
  * Connects to the Redis at `url` and checks what a wrong URL would otherwise leave to later
- * (or to never): the credentials, the database in the URL's path, and that the server is not a
- * Redis Cluster node, since the CLI's `--redis` talks to one server. Resolves to the connected
- * client, or to the problem with no client left open.
+ * (or to never): the credentials, the database in the URL's path, and that the server is a Redis
+ * Cluster node when `cluster` (a seed of `--redis-cluster`), or not one otherwise (`--redis` talks
+ * to one server). Resolves to the connected client, or to the problem with no client left open.
  */
 async function connectChecked(
   ioredis: { Redis: typeof import('ioredis').Redis },
   url: string,
+  cluster = false,
 ): Promise<import('ioredis').Redis | RedisProblem> {
   const shown = shownRedisUrl(url);
   const client = new ioredis.Redis(url, {
@@ -72,14 +83,23 @@ async function connectChecked(
   try {
     await client.connect();
     // A server whose ACL denies INFO is taken as one server: the check must not refuse a good URL.
-    const info = await client.info('cluster').catch(() => '');
-    if (/^cluster_enabled:1/m.test(info)) {
+    const info = await client.info('cluster').catch(() => undefined);
+    const clusterNode = info !== undefined && /^cluster_enabled:1/m.test(info);
+    if (clusterNode && !cluster) {
       client.disconnect();
       return {
-        message: `${shown} is a Redis Cluster node: the CLI's --redis takes one Redis server, not a cluster (docs/redis.md says what to use for a cluster)`,
+        message: `${shown} is a Redis Cluster node: the CLI's --redis takes one Redis server, not a cluster; give the cluster's nodes with --redis-cluster URL[,URL...] instead`,
         unreachable: false,
       };
     }
+    if (cluster && info !== undefined && !clusterNode) {
+      client.disconnect();
+      return {
+        message: `${shown} is not a Redis Cluster node (cluster_enabled is not 1): --redis-cluster takes a cluster's nodes; for one Redis server, give --redis ${shown}`,
+        unreachable: false,
+      };
+    }
+    if (cluster) return client;
     const db = new URL(url).pathname.slice(1);
     if (db !== '') {
       try {
@@ -113,8 +133,12 @@ function authHint(message: string): string {
   return '';
 }
 
-/** Checks the Redis at `url` as {@link connectChecked} does, then disconnects; undefined when it is fine. */
-export async function checkRedisServer(url: string): Promise<RedisProblem | undefined> {
+/**
+ * Checks the Redis of `target` as {@link connectChecked} does (for a cluster, each seed node: one
+ * that answers as a single server, or refuses the login, is a problem; one that does not answer is
+ * only when none does), then disconnects; undefined when it is fine.
+ */
+export async function checkRedisServer(target: RedisTarget): Promise<RedisProblem | undefined> {
   let ioredis: { Redis: typeof import('ioredis').Redis };
   try {
     ioredis = await import('ioredis');
@@ -122,9 +146,27 @@ export async function checkRedisServer(url: string): Promise<RedisProblem | unde
     if (isMissingModule(e)) return { message: MISSING, unreachable: false };
     throw e;
   }
-  const checked = await connectChecked(ioredis, url);
-  if (!(checked instanceof ioredis.Redis)) return checked;
-  checked.disconnect();
+  if (target.url !== undefined) {
+    const checked = await connectChecked(ioredis, target.url);
+    if (!(checked instanceof ioredis.Redis)) return checked;
+    checked.disconnect();
+    return undefined;
+  }
+  const problems = await Promise.all(
+    target.cluster.map(async (url) => {
+      const checked = await connectChecked(ioredis, url, true);
+      if (!(checked instanceof ioredis.Redis)) return checked;
+      checked.disconnect();
+      return undefined;
+    }),
+  );
+  const refused = problems.find((p) => p !== undefined && !p.unreachable);
+  if (refused) return refused;
+  if (problems.every((p) => p !== undefined))
+    return {
+      message: `${whereOf(target)} is not answering: no node answered (${problems[0]!.message.replace(/^Redis at (\S+) is not answering \((.*)\)$/, '$1: $2')})`,
+      unreachable: true,
+    };
   return undefined;
 }
 
@@ -134,22 +176,21 @@ export async function checkRedisServer(url: string): Promise<RedisProblem | unde
  */
 export function redisFailure(
   e: unknown,
-  url: string,
+  target: RedisTarget,
   sessionId: string,
   keyPrefix: string | undefined,
 ): string | undefined {
-  const shown = shownRedisUrl(url);
+  const where = whereOf(target);
   const error = e as Error;
   if (error?.name === 'SnapshotError' || error?.name === 'KindSessionError') {
     const key = sessionKey(keyPrefix ?? 'assistant-safety:', sessionId);
-    return `the session ${JSON.stringify(sessionId)} stored in Redis at ${shown} (key ${key}) cannot be read: ${error.message}; start with another --session, or delete the key (redis-cli DEL '${key}') to start this session afresh, forgetting what it held`;
+    return `the session ${JSON.stringify(sessionId)} stored in ${where} (key ${key}) cannot be read: ${error.message}; start with another --session, or delete the key (redis-cli DEL '${key}') to start this session afresh, forgetting what it held`;
   }
   if (!isRedisError(e)) return undefined;
   if (error.name === 'SessionStoreUnavailableError' || error.name === 'MaxRetriesPerRequestError')
-    return `Redis at ${shown} is not answering (${error.message})`;
-  if (UNREACHABLE.has(String((e as { code?: unknown }).code)))
-    return `Redis at ${shown} is not answering (${error.message})`;
-  return `Redis at ${shown}: ${error.message}`;
+    return `${where} is not answering (${error.message})`;
+  if (UNREACHABLE.has(String((e as { code?: unknown }).code))) return `${where} is not answering (${error.message})`;
+  return `${where}: ${error.message}`;
 }
 
 /**
@@ -173,19 +214,19 @@ export function lostSessionForCli(e: unknown, sessionId: string, keyPrefix: stri
   );
 }
 
-/** A URL the Redis client accepts, or why not. */
-export function checkRedisUrl(url: string): string | undefined {
+/** A URL the Redis client accepts, or why not (naming `flag`). */
+export function checkRedisUrl(url: string, flag = '--redis'): string | undefined {
   if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
-    return `--redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`;
+    return `${flag}: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`;
   return undefined;
 }
 
 /**
- * For `serve --redis URL`: follows the sessions stored under the prefix and
- * shows them in the app. Undefined (and a message on `io.err`) when it cannot start.
+ * For `serve --redis URL` (or `--redis-cluster URL,...`): follows the sessions stored under the
+ * prefix and shows them in the app. Undefined (and a message on `io.err`) when it cannot start.
  */
 export async function startServeBridge(
-  redisUrl: string,
+  target: RedisTarget,
   keyPrefix: string | undefined,
   serverUrl: string,
   io: CliOutput,
@@ -201,13 +242,13 @@ export async function startServeBridge(
     throw e;
   }
   const bridge = await mod.startRedisLiveBridge({
-    redisUrl,
+    ...(target.url !== undefined ? { redisUrl: target.url } : { cluster: target.cluster }),
     ...(keyPrefix !== undefined && { keyPrefix }),
     serverUrl,
     onError: (e) => io.err(`serve: redis: ${e.message} (still trying)`),
   });
   io.out(
-    `following the sessions in ${shownRedisUrl(redisUrl)} (key prefix ${JSON.stringify(keyPrefix ?? 'assistant-safety:')})`,
+    `following the sessions in ${target.url !== undefined ? shownRedisUrl(target.url) : whereOf(target)} (key prefix ${JSON.stringify(keyPrefix ?? 'assistant-safety:')})`,
   );
   return bridge;
 }
@@ -221,13 +262,15 @@ export interface RedisRecordingSource {
 
 /** Opens a session's stream, or returns why it cannot (Redis unreachable, no such stream, ioredis missing). */
 export async function openRedisRecording(
-  redisUrl: string,
+  target: RedisTarget,
   keyPrefix: string | undefined,
   session: string,
 ): Promise<RedisRecordingSource | string> {
-  const bad = checkRedisUrl(redisUrl);
-  if (bad) return bad;
-  let ioredis: { Redis: typeof import('ioredis').Redis };
+  for (const url of target.cluster ?? [target.url!]) {
+    const bad = checkRedisUrl(url, target.url !== undefined ? '--redis' : '--redis-cluster');
+    if (bad) return bad;
+  }
+  let ioredis: { Redis: typeof import('ioredis').Redis; Cluster: typeof import('ioredis').Cluster };
   let records: typeof import('./streamRecords.js');
   try {
     ioredis = await import('ioredis');
@@ -239,15 +282,15 @@ export async function openRedisRecording(
   const { streamKey } = await import('./keys.js');
   const { DEFAULT_KEY_PREFIX } = await import('./options.js');
   const prefix = keyPrefix ?? DEFAULT_KEY_PREFIX;
-  const client = await connectChecked(ioredis, redisUrl);
-  if (!(client instanceof ioredis.Redis)) return client.message;
+  const client = target.url !== undefined ? await connectChecked(ioredis, target.url) : await connectCluster(target);
+  if (!(client instanceof ioredis.Redis || client instanceof ioredis.Cluster)) return client.message;
   const key = streamKey(prefix, session);
   let exists: number;
   try {
     exists = await client.exists(key);
   } catch (e) {
     client.disconnect();
-    return `Redis at ${shownRedisUrl(redisUrl)}: ${(e as Error).message}`;
+    return `${whereOf(target)}: ${(e as Error).message}`;
   }
   if (exists === 0) {
     client.disconnect();
@@ -257,5 +300,37 @@ export async function openRedisRecording(
     label: `redis ${key}`,
     chunks: records.streamRecordingLines(client, key),
     close: async () => client.disconnect(),
+  };
+}
+
+/** How long the CLI waits for a cluster's slot map before it says the cluster is not answering. */
+const CLUSTER_READY_MS = 10_000;
+
+/**
+ * A cluster client on the seeds of `target`, checked as {@link checkRedisServer} checks them and
+ * ready (its slot map loaded), or the problem with no client left open.
+ */
+async function connectCluster(target: { cluster: string[] }): Promise<import('ioredis').Cluster | RedisProblem> {
+  const problem = await checkRedisServer(target);
+  if (problem) return problem;
+  const { clientFor } = await import('./connection.js');
+  const client = clientFor(target, {
+    connectTimeout: 3000,
+    commandTimeout: 10_000,
+    maxRetriesPerRequest: 0,
+  }) as import('ioredis').Cluster;
+  let reason: Error | undefined;
+  client.on('error', (e: Error) => (reason ??= e));
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => client.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLUSTER_READY_MS))),
+  ]);
+  clearTimeout(timer);
+  if (ready) return client;
+  client.disconnect();
+  return {
+    message: `${whereOf(target)} is not answering (no slot map after ${CLUSTER_READY_MS} ms${reason ? `: ${reason.message}` : ''})`,
+    unreachable: true,
   };
 }

@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createLiveRecorder } from '../node/createLiveRecorder.js';
+import { clientFor, primariesOf } from './connection.js';
 import { idOfKey, scanPattern, STREAM_SUFFIX } from './keys.js';
 import { DEFAULT_KEY_PREFIX } from './options.js';
 import { parseStreamRow } from './streamRecords.js';
@@ -9,12 +10,16 @@ import { parseStreamRow } from './streamRecords.js';
  * recording stream under a key prefix (the backlog first, then new entries as
  * workers save them) and forwards the entries to a running server's live hub
  * through the hub's own agent protocol, as one agent. Whichever worker
- * handled a call, its entries reach the hub in save order.
+ * handled a call, its entries reach the hub in save order. On a Redis Cluster it scans every
+ * primary for the streams and reads each through the cluster client, which sends it to the
+ * primary that owns its slot.
  */
 
 export interface RedisLiveBridgeOptions {
-  /** The Redis the workers' store uses (`redis://host:port`). */
-  redisUrl: string;
+  /** The Redis the workers' store uses (`redis://host:port`). Exactly one of `redisUrl` and `cluster`. */
+  redisUrl?: string;
+  /** The Redis Cluster the workers' store uses: some of its nodes (`redis://host:port` each; the rest are found). */
+  cluster?: string[];
   /** The workers' key prefix. Default `assistant-safety:`. */
   keyPrefix?: string;
   /** The URL `assistant-safety serve` printed (token included), or the server's origin with `token`. */
@@ -48,14 +53,20 @@ const KEYS_PER_READ = 200;
  * const bridge = await startRedisLiveBridge({ redisUrl: 'redis://127.0.0.1:6379', serverUrl: server.url });
  * // the app lists the sessions the workers save, and follows them live
  * await bridge.close();
+ * // or, on a Redis Cluster: startRedisLiveBridge({ cluster: ['redis://10.0.0.1:7000'], serverUrl: server.url })
  */
 export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Promise<RedisLiveBridge> {
+  if ((options.redisUrl === undefined) === (options.cluster === undefined))
+    throw new TypeError(
+      'startRedisLiveBridge: expected exactly one of redisUrl (one server) and cluster (a Redis Cluster)',
+    );
   const prefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const scanIntervalMs = options.scanIntervalMs ?? 1000;
-  const client = new Redis(options.redisUrl, {
+  const client = clientFor(options.cluster !== undefined ? { cluster: options.cluster } : { url: options.redisUrl }, {
     maxRetriesPerRequest: null,
     retryStrategy: (times) => Math.min(100 * times, 2000),
   });
+  const cluster = client instanceof Cluster;
   let reported = false;
   const report = (e: unknown) => {
     if (reported) return;
@@ -80,11 +91,10 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
   let closed = false;
   let lastScan = -Infinity;
 
-  const scan = async () => {
-    const seen = new Set<string>();
+  const scanNode = async (node: Redis, seen: Set<string>) => {
     let cursor = '0';
     do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', scanPattern(prefix, STREAM_SUFFIX), 'COUNT', 500);
+      const [next, keys] = await node.scan(cursor, 'MATCH', scanPattern(prefix, STREAM_SUFFIX), 'COUNT', 500);
       cursor = next;
       for (const key of keys) {
         if (idOfKey(prefix, key, STREAM_SUFFIX) === undefined) continue;
@@ -92,6 +102,15 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
         if (!cursors.has(key)) cursors.set(key, '0-0');
       }
     } while (cursor !== '0' && !closed);
+  };
+
+  const scan = async () => {
+    // A cluster's primaries are known once its slot map is: a scan of none would forget every stream.
+    // (The client reports a cluster it cannot reach; its first connection may take a few tries.)
+    const primaries = cluster && client.status !== 'ready' ? [] : primariesOf(client);
+    if (primaries.length === 0) return;
+    const seen = new Set<string>();
+    for (const node of primaries) await scanNode(node, seen);
     // A full SCAN returns every key that existed throughout it: the others expired or were deleted.
     for (const key of cursors.keys()) if (!seen.has(key)) cursors.delete(key);
     lastScan = performance.now();
@@ -117,6 +136,14 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
     }
   };
 
+  /** On a cluster: each stream read on its own (one XREAD of several keys in different slots is refused). */
+  const readEach = async (keys: string[]) => {
+    const before = forwarded;
+    for (let i = 0; i < keys.length && !closed; i += KEYS_PER_READ)
+      await Promise.all(keys.slice(i, i + KEYS_PER_READ).map((key) => readSome([key], false)));
+    if (forwarded === before) await new Promise((r) => setTimeout(r, 100));
+  };
+
   const loop = async () => {
     while (!closed) {
       try {
@@ -126,7 +153,8 @@ export async function startRedisLiveBridge(options: RedisLiveBridgeOptions): Pro
           await new Promise((r) => setTimeout(r, Math.min(scanIntervalMs, BLOCK_MS)));
           continue;
         }
-        if (keys.length <= KEYS_PER_READ) await readSome(keys, true);
+        if (cluster) await readEach(keys);
+        else if (keys.length <= KEYS_PER_READ) await readSome(keys, true);
         else {
           for (let i = 0; i < keys.length && !closed; i += KEYS_PER_READ)
             await readSome(keys.slice(i, i + KEYS_PER_READ), false);

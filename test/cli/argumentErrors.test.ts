@@ -80,4 +80,20 @@ describe('replay of a file whose only line is torn', () => {
     expect(out).toContain("line 1, the file's only line, is torn");
     expect(out).not.toContain('no divergence');
   });
+
+  it('should say in one line what is wrong with --redis-cluster and the options around it', async () => {
+    const cases: [string[], string][] = [
+      [['serve', '--redis-prefix', 'p:'], '--redis-prefix goes with --redis or --redis-cluster'],
+      [['replay', '--redis-cluster', 'redis://127.0.0.1:1'], 'replay --redis-cluster URL[,URL...] takes --session ID'],
+      [['replay', '--redis-cluster', 'redis://127.0.0.1:1', '--session', 's', 'file.jsonl'], 'and no file'],
+      [['mcp-gateway', '--redis-cluster', ',', '--session', 's', '--', 'node', 'x'], '--redis-cluster: expected one'],
+      [['mcp-gateway', '--orphan-after-ms', '60000', '--', 'node', 'x'], '--orphan-after-ms goes with --redis or'],
+    ];
+    for (const [args, message] of cases) {
+      const { code, out, err } = await run(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(out).toBe('');
+      expect(err.split('\n')[0]).toContain(message);
+    }
+  });
 });

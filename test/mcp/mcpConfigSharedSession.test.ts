@@ -25,12 +25,40 @@ describe('mcp-config with the gateway options of a shared session', () => {
     expect(gatewayArgs(r.out)).toEqual(['mcp-gateway', ...options, '--', 'npx', 'some-server']);
   });
 
+  it('should pass a Redis Cluster (--redis-cluster) on to the gateway, its nodes as given', async () => {
+    const options = [
+      ...['--redis-cluster', 'redis://10.0.0.1:7000,redis://10.0.0.2:7000', '--session', 'team-a'],
+      ...['--redis-prefix', 'p:', '--orphan-after-ms', '60000'],
+    ];
+    const r = await runCli(['mcp-config', 'cursor', ...options, '--', 'npx', 'some-server']);
+    expect(r.code, r.err).toBe(0);
+    expect(gatewayArgs(r.out)).toEqual(['mcp-gateway', ...options, '--', 'npx', 'some-server']);
+  });
+
   it.each([
     [['--targets', 'bound'], '--targets: expected ignore or bind, got "bound"'],
     [['--escalate', 'WRITE_IN_FLIGHT'], '--escalate: WRITE_IN_FLIGHT cannot be asked'],
     [['--redis', 'http://x'], '--redis: expected a redis:// or rediss:// URL'],
     [['--redis', 'redis://127.0.0.1:6390'], '--redis needs --session ID'],
     [['--session', 's'], '--session goes with --redis'],
+    [
+      ['--redis-cluster', 'redis://10.0.0.1:7000,http://x'],
+      '--redis-cluster: expected a redis:// or rediss:// URL, got "http://x"',
+    ],
+    [['--redis-cluster', ','], '--redis-cluster: expected one or more redis:// or rediss:// URLs'],
+    [['--redis-cluster', 'redis://10.0.0.1:7000'], '--redis-cluster needs --session ID'],
+    [
+      ['--redis', 'redis://127.0.0.1:6390', '--redis-cluster', 'redis://10.0.0.1:7000', '--session', 's'],
+      '--redis and --redis-cluster do not go together',
+    ],
+    [
+      ['--redis-cluster', 'redis://10.0.0.1:7000', '--session', 's', '--record', 'r.jsonl'],
+      '--record does not go with --redis-cluster',
+    ],
+    [
+      ['--redis', 'redis://127.0.0.1:6390', '--session', 's', '--record', 'r.jsonl'],
+      '--record does not go with --redis',
+    ],
     [['--redis', 'redis://127.0.0.1:6390', '--session', 's', '--orphan-after-ms', '5'], '--orphan-after-ms'],
   ])('should refuse what the gateway would refuse, printing no entry: %j', async (args, message) => {
     const r = await runCli(['mcp-config', 'cursor', ...args, '--', 'npx', 'some-server']);
