@@ -77,8 +77,13 @@ export function clientFor(target: ConnectionTarget, redisOptions: RedisOptions):
   if (target.cluster === undefined) return new Redis(target.url!, redisOptions);
   const { nodes, auth } = clusterNodes(target.cluster);
   const deadline = redisOptions.connectTimeout ?? 2000;
+  const noQueue = redisOptions.enableOfflineQueue === false;
   return new Cluster(nodes, {
-    ...(redisOptions.enableOfflineQueue === false && { enableOfflineQueue: false }),
+    // Without an offline queue the cluster's own ready check (CLUSTER INFO, sent as soon as the slot map
+    // is loaded) races the node connections it was just given, fails when it loses, and reconnects
+    // everything with a growing delay: seconds before the first command. The store's `ready` waits for
+    // the primaries' connections instead (and a command to a cluster that is down fails, closed).
+    ...(noQueue && { enableOfflineQueue: false, enableReadyCheck: false }),
     clusterRetryStrategy: (times: number) => Math.min(50 * times, 1000),
     retryDelayOnFailover: 50,
     retryDelayOnClusterDown: 50,
@@ -129,6 +134,20 @@ export interface Connection {
   load(id: string, sk: string): Promise<Fields>;
 }
 
+/** The states of a connection being opened. */
+const OPENING = new Set(['wait', 'connecting', 'connect']);
+
+/** Resolves once a node's connection is ready, or failed (closed, ended). */
+function settled(node: Redis): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      node.off('ready', done).off('close', done).off('end', done);
+      resolve();
+    };
+    node.on('ready', done).on('close', done).on('end', done);
+  });
+}
+
 /**
  * Wraps a client in the store's commands. `isClosed`: whether the store was closed (a call then
  * waits for no connection).
@@ -144,18 +163,29 @@ export function createConnection(client: StoreClient, isClosed: () => boolean): 
       }),
     ));
 
+  /**
+   * A cluster's primaries whose own connection is still being opened (a command to one would fail
+   * now, and it will be ready in a moment). One that is down is not waited for: a command for a slot
+   * it holds fails, closed, and the others go on.
+   */
+  const pendingPrimaries = () =>
+    client instanceof Cluster ? client.nodes('master').filter((node) => OPENING.has(node.status)) : [];
+
   const ready = (deadline: number, id: string | undefined): Promise<void> => {
-    if (client.status === 'ready') return Promise.resolve();
+    if (client.status === 'ready' && pendingPrimaries().length === 0) return Promise.resolve();
     if (isClosed()) return Promise.reject(new SessionStoreClosedError());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(unavailable(id, `Redis is not reachable (connection ${client.status})`)),
         Math.max(0, deadline - performance.now()),
       );
-      void whenReady().then(() => {
-        clearTimeout(timer);
-        resolve();
-      });
+      const clientReady = client.status === 'ready' ? Promise.resolve() : whenReady();
+      void clientReady
+        .then(() => Promise.all(pendingPrimaries().map(settled)))
+        .then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
     });
   };
 
