@@ -11,6 +11,7 @@ import { createAuditReport } from './createAuditReport.js';
 import { createTraceReader, type TraceFormat } from './createTraceReader.js';
 import { gateTrace } from './gateTrace.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { outputFolderProblem } from '../node/outputFolder.js';
 
 /*
  * Node only (exported from assistant-safety/node): the audit over files and folders, streamed line
@@ -53,7 +54,7 @@ export interface AuditFilesOptions extends AuditClassifierOptions {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A path that does not exist or cannot be read as a folder or file. */
+/** A path that does not exist or cannot be read as a folder or file, or a recordings folder that cannot be written. */
 export class AuditInputError extends Error {
   override name = 'AuditInputError';
 }
@@ -162,7 +163,8 @@ const OPTION_KEYS = keysOf<AuditFilesOptions>({
  * the longest line and, for Claude Code transcripts and OpenTelemetry spans (a trace spreads over
  * lines), by the largest file's traces.
  *
- * @throws {AuditInputError} for a path that does not exist.
+ * @throws {AuditInputError} for a path that does not exist, or a `recordings` folder that cannot be
+ *   written (a file on its path, say), before any trace is read.
  * @throws {ClassifierRulesError} for malformed rules.
  * @example
  * const report = await auditFiles(['traces/'], { rules: { tools: { get_vm: 'read' } } });
@@ -172,6 +174,11 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   // A misspelt `rules` or `targets` would print a report of another audit than the one asked for.
   refuseUnknownOptions('auditFiles', options, OPTION_KEYS);
   const files = await traceFiles(paths);
+  // Before any trace: a recordings folder under a file would fail halfway, after some recordings were written.
+  if (options.recordings !== undefined) {
+    const problem = outputFolderProblem(options.recordings, { create: true });
+    if (problem !== undefined) throw new AuditInputError(`recordings ${options.recordings}: ${problem}`);
+  }
   // A coding agent's rules file may hold a `shell` section: it is for Bash calls, which only the
   // coding-agent classifier reads (checked here, before any file, as the hook install checks it).
   const { shell, ...rest } = isRecord(options.rules) ? options.rules : { shell: undefined };
