@@ -64,8 +64,9 @@ export const AuditReport = z.object({
   undeclared: z.array(z.string()),
   /**
    * One entry per audited trace, in the order audited: its id (the row's `id` when it has one, else
-   * `file:line`) and each blocked tool call (the assistant's tool call id, the tool, the reason code and
-   * the targets the call names; none when the rules name none).
+   * `file:line`), each blocked tool call (the assistant's tool call id, the tool, the reason code and
+   * the targets the call names; none when the rules name none) and, only when the trace's final answer
+   * was held back, `final`: the reason code and the state the session was in.
    */
   traceDetail: z.array(
     z.object({
@@ -73,6 +74,7 @@ export const AuditReport = z.object({
       blocked: z.array(
         z.object({ callId: z.string(), tool: z.string(), reasonCode: z.string(), targets: z.array(z.string()) }),
       ),
+      final: z.optional(z.object({ reasonCode: z.string(), state: z.string() })),
     }),
   ),
   /** Problems, file and line first (at most 100 kept; `errorCount` counts all). */

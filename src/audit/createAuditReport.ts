@@ -161,7 +161,9 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
         detail.push({ callId: c.id, tool: c.tool, reasonCode: c.reason!, targets: [...(c.targets ?? [])] });
         names.push(c.tool);
       }
-      traceDetail.push({ id: audit.id, blocked: detail });
+      const finalBlock =
+        audit.final?.blocked === true ? { reasonCode: audit.final.reason!, state: audit.final.state } : undefined;
+      traceDetail.push({ id: audit.id, blocked: detail, ...(finalBlock && { final: finalBlock }) });
       calls.resultsIgnored += audit.resultsIgnored;
       if (escalated) escalationTraces++;
       if (first !== -1) {
@@ -235,7 +237,11 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
           .map((s) => ({ ...s, tools: [...s.tools] })),
         tools: toolRows,
         undeclared: toolRows.filter((t) => !t.decidedBy.some((r) => declaredBy.has(r))).map((t) => t.tool),
-        traceDetail: traceDetail.map((t) => ({ id: t.id, blocked: t.blocked.map((b) => ({ ...b })) })),
+        traceDetail: traceDetail.map((t) => ({
+          id: t.id,
+          blocked: t.blocked.map((b) => ({ ...b })),
+          ...(t.final && { final: { ...t.final } }),
+        })),
         errors: [...errors],
         errorCount,
       };
