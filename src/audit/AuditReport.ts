@@ -32,6 +32,12 @@ export const AuditReport = z.object({
   finalAnswersBlocked: count,
   /** Traces that end on a tool call or result, with no final answer to check. */
   tracesEndingOnToolCall: count,
+  /**
+   * Tool calls whose arguments are not JSON (an OpenAI `arguments` string, a span's arguments): each was
+   * judged as the classifier judges arguments it cannot read, as missing ones (a write whose rule names
+   * target arguments carries `?missing:<tool>`), its trace audited, and each is listed in `errors`.
+   */
+  unreadableArguments: count,
   calls: z.object({
     total: count,
     allowed: count,
@@ -77,7 +83,10 @@ export const AuditReport = z.object({
       final: z.optional(z.object({ reasonCode: z.string(), state: z.string() })),
     }),
   ),
-  /** Problems, file and line first (at most 100 kept; `errorCount` counts all). */
+  /**
+   * Problems, file and line first (at most 100 kept; `errorCount` counts all): malformed input (skipped)
+   * and calls whose arguments are not JSON (audited).
+   */
   errors: z.array(TraceIssue),
   errorCount: count,
 });

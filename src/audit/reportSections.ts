@@ -24,6 +24,14 @@ export function reportSections(r: AuditReport): ReportSection[] {
         ['skipped (no conversation, or malformed)', `${r.skipped} (${r.malformed} malformed)`],
         ['traces with a blocked tool call', `${r.tracesWithBlock} (${percent(r.tracesWithBlock, r.traces)})`],
         ['tool calls', r.calls.total],
+        ...(r.unreadableArguments > 0
+          ? [
+              [
+                'tool calls whose arguments are not JSON (judged without them; see the problems)',
+                r.unreadableArguments,
+              ] as [string, number],
+            ]
+          : []),
         ['tool calls blocked', `${r.calls.blocked} (${percent(r.calls.blocked, r.calls.total)})`],
         ['final answers checked', r.finalAnswersChecked],
         ['final answers blocked', r.finalAnswersBlocked],

@@ -183,7 +183,7 @@ path, bad rules, or an --out or --recordings folder that cannot be written (chec
         return 2;
       }
       io.err(
-        `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked; wrote ${values.out}`,
+        `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked${report.unreadableArguments > 0 ? `, ${report.unreadableArguments} calls with arguments that are not JSON` : ''}; wrote ${values.out}`,
       );
     } else io.out(text.trimEnd());
     // A run that audited nothing read something other than conversations: not a clean report.
