@@ -5,6 +5,7 @@ import { ClassifierRulesError } from '../harness/classifier.js';
 import { blockReasonProblem } from '../safety/blockReasons.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
+import { isTooLargeJsonDocument } from '../audit/auditFiles.js';
 import { UsageError, type Command } from './Command.js';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
 import { outputFolderProblem } from '../node/outputFolder.js';
@@ -188,8 +189,10 @@ path, bad rules, or an --out or --recordings folder that cannot be written (chec
     } else io.out(text.trimEnd());
     // A run that audited nothing read something other than conversations: not a clean report.
     if (report.traces === 0) {
+      // A JSON document too large to read whole is an export all right: the problem above says what to do.
+      const tooLarge = report.errors.length > 0 && report.errors.every((e) => isTooLargeJsonDocument(e.message));
       io.err(
-        `audit: no trace was audited (${report.skipped} skipped, ${report.malformed} of them malformed, in ${report.files.length} file${report.files.length === 1 ? '' : 's'}): is the input an export of agent conversations? See --format`,
+        `audit: no trace was audited (${report.skipped} skipped, ${report.malformed} of them malformed, in ${report.files.length} file${report.files.length === 1 ? '' : 's'})${tooLarge ? '' : ': is the input an export of agent conversations? See --format'}`,
       );
       return 1;
     }
