@@ -32,6 +32,12 @@ export const AuditReport = z.object({
   finalAnswersBlocked: count,
   /** Traces that end on a tool call or result, with no final answer to check. */
   tracesEndingOnToolCall: count,
+  /**
+   * Tool calls whose arguments are not JSON (an OpenAI `arguments` string, a span's arguments): each was
+   * judged as the classifier judges arguments it cannot read, as missing ones (a write whose rule names
+   * target arguments carries `?missing:<tool>`), its trace audited, and each is listed in `errors`.
+   */
+  unreadableArguments: count,
   calls: z.object({
     total: count,
     allowed: count,
@@ -64,8 +70,9 @@ export const AuditReport = z.object({
   undeclared: z.array(z.string()),
   /**
    * One entry per audited trace, in the order audited: its id (the row's `id` when it has one, else
-   * `file:line`) and each blocked tool call (the assistant's tool call id, the tool, the reason code and
-   * the targets the call names; none when the rules name none).
+   * `file:line`), each blocked tool call (the assistant's tool call id, the tool, the reason code and
+   * the targets the call names; none when the rules name none) and, only when the trace's final answer
+   * was held back, `final`: the reason code and the state the session was in.
    */
   traceDetail: z.array(
     z.object({
@@ -73,9 +80,13 @@ export const AuditReport = z.object({
       blocked: z.array(
         z.object({ callId: z.string(), tool: z.string(), reasonCode: z.string(), targets: z.array(z.string()) }),
       ),
+      final: z.optional(z.object({ reasonCode: z.string(), state: z.string() })),
     }),
   ),
-  /** Problems, file and line first (at most 100 kept; `errorCount` counts all). */
+  /**
+   * Problems, file and line first (at most 100 kept; `errorCount` counts all): malformed input (skipped)
+   * and calls whose arguments are not JSON (audited).
+   */
   errors: z.array(TraceIssue),
   errorCount: count,
 });

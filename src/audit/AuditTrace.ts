@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ToolDeclaration } from '../classify/index.js';
+import { TraceIssue } from './TraceIssue.js';
 
 /*
  * A trace as the audit runs it, whatever format it came in: the tool calls an
@@ -64,5 +65,11 @@ export const AuditTrace = z.object({
   tools: z.optional(z.array(ToolDeclaration)),
   /** The folder the agent ran in (a Claude Code transcript's first `cwd`): relative paths of a step with no `cwd` of its own are taken from it. */
   cwd: z.optional(z.string()),
+  /**
+   * Calls whose arguments are not JSON (an OpenAI `arguments` string, a span's
+   * `gen_ai.tool.call.arguments`), each with its file, line and field: the trace is audited, such a call
+   * judged as the classifier judges arguments it cannot read (as missing ones), and the report lists them.
+   */
+  unreadableArguments: z.optional(z.array(TraceIssue)),
 });
 export type AuditTrace = z.infer<typeof AuditTrace>;

@@ -1,5 +1,6 @@
 import type { ToolDeclaration } from '../classify/index.js';
 import type { AuditTrace, TraceStep } from './AuditTrace.js';
+import { describeValue } from './TraceIssue.js';
 
 /** Where a step came from, for a problem's message: the line and the field. */
 export interface StepPlace {
@@ -23,6 +24,8 @@ export interface BuildProblem extends StepPlace {
 export class TraceBuilder {
   readonly steps: TraceStep[] = [];
   problem: BuildProblem | undefined;
+  /** Calls whose arguments could not be read: the trace is audited, each told as a problem. */
+  private readonly unreadable: BuildProblem[] = [];
   private readonly open = new Set<string>();
   private readonly called = new Set<string>();
   private textLast = false;
@@ -86,6 +89,18 @@ export class TraceBuilder {
     if (at !== undefined) this.lastAt = at;
   }
 
+  /**
+   * Notes that the call just made gave arguments that are not JSON (`text`, at `place`): it is judged
+   * as the classifier judges arguments it cannot read, as missing ones, and the report tells it.
+   */
+  unreadableArguments(id: string, tool: string, text: unknown, place: StepPlace): void {
+    if (this.problem) return;
+    this.unreadable.push({
+      ...place,
+      message: `tool call ${JSON.stringify(id)} (${tool}): its arguments are not JSON, got ${describeValue(text)}: judged as a call without its arguments`,
+    });
+  }
+
   fail(problem: BuildProblem): void {
     this.problem ??= problem;
   }
@@ -98,6 +113,14 @@ export class TraceBuilder {
     const trace: AuditTrace = { id, source: { file, line }, steps: this.steps };
     if (tools && tools.length > 0) trace.tools = tools;
     if (cwd !== undefined) trace.cwd = cwd;
+    if (this.unreadable.length > 0)
+      trace.unreadableArguments = this.unreadable.map((p) => ({
+        file,
+        line: p.line,
+        trace: id,
+        path: p.path,
+        message: p.message,
+      }));
     return trace;
   }
 }

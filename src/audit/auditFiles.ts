@@ -11,6 +11,7 @@ import { createAuditReport } from './createAuditReport.js';
 import { createTraceReader, type TraceFormat } from './createTraceReader.js';
 import { gateTrace } from './gateTrace.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { outputFolderProblem } from '../node/outputFolder.js';
 
 /*
  * Node only (exported from assistant-safety/node): the audit over files and folders, streamed line
@@ -53,7 +54,7 @@ export interface AuditFilesOptions extends AuditClassifierOptions {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A path that does not exist or cannot be read as a folder or file. */
+/** A path that does not exist or cannot be read as a folder or file, or a recordings folder that cannot be written. */
 export class AuditInputError extends Error {
   override name = 'AuditInputError';
 }
@@ -81,24 +82,26 @@ async function traceFiles(paths: readonly string[]): Promise<string[]> {
 
 /**
  * Calls `onLine` for every line of a file, read in chunks: a line is held only until its newline,
- * and one longer than `max` bytes is not held at all (its text is undefined).
+ * and one longer than `max` bytes is not held at all (its text is undefined). `onLine` returning
+ * `false` stops the reading.
  */
 async function forEachLine(
   file: string,
   max: number,
-  onLine: (text: string | undefined, line: number) => void,
+  onLine: (text: string | undefined, line: number) => boolean | void,
 ): Promise<void> {
+  let stopped = false;
   let parts: Buffer[] = [];
   let length = 0;
   let tooLong = false;
   let line = 1;
   const emit = () => {
-    if (tooLong) onLine(undefined, line);
+    if (tooLong) stopped = onLine(undefined, line) === false;
     else if (length > 0) {
       let text = Buffer.concat(parts, length).toString('utf8');
       if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       if (text.endsWith('\r')) text = text.slice(0, -1);
-      onLine(text, line);
+      stopped = onLine(text, line) === false;
     }
     parts = [];
     length = 0;
@@ -122,11 +125,19 @@ async function forEachLine(
       }
       if (nl === -1) break;
       emit();
+      if (stopped) return;
       start = nl + 1;
     }
   }
   if (length > 0 || tooLong) emit();
 }
+
+const mib = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes} bytes` : `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`);
+
+const TOO_LARGE_JSON = 'a JSON document larger than ';
+
+/** Whether a problem is a .json file too large to read whole and not JSON Lines either (an export, only too large). */
+export const isTooLargeJsonDocument = (message: string) => message.startsWith(TOO_LARGE_JSON);
 
 /** A file name for a trace id: safe characters only, unique in the folder. */
 function recordingName(id: string, used: Set<string>): string {
@@ -162,7 +173,8 @@ const OPTION_KEYS = keysOf<AuditFilesOptions>({
  * the longest line and, for Claude Code transcripts and OpenTelemetry spans (a trace spreads over
  * lines), by the largest file's traces.
  *
- * @throws {AuditInputError} for a path that does not exist.
+ * @throws {AuditInputError} for a path that does not exist, or a `recordings` folder that cannot be
+ *   written (a file on its path, say), before any trace is read.
  * @throws {ClassifierRulesError} for malformed rules.
  * @example
  * const report = await auditFiles(['traces/'], { rules: { tools: { get_vm: 'read' } } });
@@ -172,6 +184,11 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   // A misspelt `rules` or `targets` would print a report of another audit than the one asked for.
   refuseUnknownOptions('auditFiles', options, OPTION_KEYS);
   const files = await traceFiles(paths);
+  // Before any trace: a recordings folder under a file would fail halfway, after some recordings were written.
+  if (options.recordings !== undefined) {
+    const problem = outputFolderProblem(options.recordings, { create: true });
+    if (problem !== undefined) throw new AuditInputError(`recordings ${options.recordings}: ${problem}`);
+  }
   // A coding agent's rules file may hold a `shell` section: it is for Bash calls, which only the
   // coding-agent classifier reads (checked here, before any file, as the hook install checks it).
   const { shell, ...rest } = isRecord(options.rules) ? options.rules : { shell: undefined };
@@ -257,6 +274,9 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
     const bad = (line: number, message: string) => builder.malformed({ file, line, path: '', message });
     let whole: unknown;
     let isWhole = false;
+    // A .json file too large to read whole is read as JSON Lines: if its first line is not a value, it
+    // is one large document, which is said once (not a line length or a parse error a line).
+    let tooLargeWhole: number | undefined;
     if (/\.json$/i.test(file)) {
       const size = (await stat(file)).size;
       if (size <= max) {
@@ -266,21 +286,36 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
         } catch {
           // Not one JSON value: read it as JSON Lines.
         }
-      }
+      } else tooLargeWhole = size;
     }
     if (isWhole) reader.push(whole, 1);
-    else
+    else {
+      let first = true;
+      const tooLarge = (line: number, why: string) => {
+        bad(
+          line,
+          `${TOO_LARGE_JSON}${mib(max)} must be given as JSON Lines, one conversation per line (a .jsonl file): this ${mib(tooLargeWhole!)} file was read as JSON Lines, and its line ${line} is ${why}; not read`,
+        );
+        return false;
+      };
       await forEachLine(file, max, (text, line) => {
-        if (text === undefined) return bad(line, `longer than ${max} bytes (the line length limit); not read`);
+        const firstLine = first && tooLargeWhole !== undefined;
+        if (text === undefined) {
+          if (firstLine) return tooLarge(line, `longer than ${max} bytes (the line length limit)`);
+          return bad(line, `longer than ${max} bytes (the line length limit); not read`);
+        }
         if (text.trim() === '') return;
+        first = false;
         let value: unknown;
         try {
           value = JSON.parse(text);
         } catch (e) {
+          if (firstLine) return tooLarge(line, `not JSON (${(e as Error).message})`);
           return bad(line, `not JSON: ${(e as Error).message}`);
         }
         reader.push(value, line);
       });
+    }
     reader.end();
     builder.file(file, reader.format ?? null, traces);
   }

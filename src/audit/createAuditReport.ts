@@ -109,6 +109,11 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
   >();
   const errors: TraceIssue[] = [];
   let errorCount = 0;
+  let unreadableArguments = 0;
+  const problem = (issue: TraceIssue) => {
+    errorCount++;
+    if (errors.length < KEEP_ERRORS) errors.push(issue);
+  };
 
   return {
     file(file, format, n) {
@@ -120,8 +125,7 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
     malformed(issue) {
       skipped++;
       malformed++;
-      errorCount++;
-      if (errors.length < KEEP_ERRORS) errors.push(issue);
+      problem(issue);
     },
     add(audit) {
       traces++;
@@ -161,8 +165,14 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
         detail.push({ callId: c.id, tool: c.tool, reasonCode: c.reason!, targets: [...(c.targets ?? [])] });
         names.push(c.tool);
       }
-      traceDetail.push({ id: audit.id, blocked: detail });
+      const finalBlock =
+        audit.final?.blocked === true ? { reasonCode: audit.final.reason!, state: audit.final.state } : undefined;
+      traceDetail.push({ id: audit.id, blocked: detail, ...(finalBlock && { final: finalBlock }) });
       calls.resultsIgnored += audit.resultsIgnored;
+      for (const issue of audit.unreadableArguments ?? []) {
+        unreadableArguments++;
+        problem({ ...issue });
+      }
       if (escalated) escalationTraces++;
       if (first !== -1) {
         tracesWithBlock++;
@@ -219,6 +229,7 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
         finalAnswersChecked,
         finalAnswersBlocked,
         tracesEndingOnToolCall,
+        unreadableArguments,
         calls: { ...calls },
         blocked: sortedCounts(blocked),
         blockedByTool: sortedCounts(blockedByTool),
@@ -235,7 +246,11 @@ export function createAuditReport(options: AuditReportOptions = {}): AuditReport
           .map((s) => ({ ...s, tools: [...s.tools] })),
         tools: toolRows,
         undeclared: toolRows.filter((t) => !t.decidedBy.some((r) => declaredBy.has(r))).map((t) => t.tool),
-        traceDetail: traceDetail.map((t) => ({ id: t.id, blocked: t.blocked.map((b) => ({ ...b })) })),
+        traceDetail: traceDetail.map((t) => ({
+          id: t.id,
+          blocked: t.blocked.map((b) => ({ ...b })),
+          ...(t.final && { final: { ...t.final } }),
+        })),
         errors: [...errors],
         errorCount,
       };

@@ -7,6 +7,7 @@ import type { RecordedBlockCode, SessionRecorder } from '../safety/RecordingEntr
 import type { SessionState, ToolKind } from '../safety/toolKind.js';
 import type { ClassificationRule } from '../classify/index.js';
 import type { AuditTrace } from './AuditTrace.js';
+import type { TraceIssue } from './TraceIssue.js';
 import type { AuditClassifier } from './createAuditClassifier.js';
 
 /** What the gate decided for one call of a trace. */
@@ -33,6 +34,8 @@ export interface TraceAudit {
   resultsIgnored: number;
   /** The final-answer check, when the trace ends on the assistant's text. */
   final?: { blocked: boolean; reason?: RecordedBlockCode; state: SessionState };
+  /** The trace's calls whose arguments are not JSON (judged as calls without their arguments), for the report. */
+  unreadableArguments?: TraceIssue[];
 }
 
 export interface GateTraceOptions {
@@ -148,5 +151,11 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
       final = { blocked: block !== null, ...(block && { reason: block.reasonCode }), state };
     }
   }
-  return { id: trace.id, calls, resultsIgnored, ...(final && { final }) };
+  return {
+    id: trace.id,
+    calls,
+    resultsIgnored,
+    ...(final && { final }),
+    ...(trace.unreadableArguments && { unreadableArguments: trace.unreadableArguments }),
+  };
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { formatPath } from '../core/Issue.js';
 import { TraceBuilder } from './TraceBuilder.js';
-import { argumentsOf, declarationsOf, oneOf, parseOr, type Problem } from './parseProblem.js';
+import { declarationsOf, oneOf, parseOr, readArguments, type Problem } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';
 
 const nonEmpty = z.string().check(z.minLength(1));
@@ -161,11 +161,13 @@ export function openaiTrace(
     const place = { line: at.line, path: formatPath(prefix) };
     if (message.role === 'assistant') {
       if (hasText(message.content)) b.text();
-      for (const [j, call] of (message.tool_calls ?? []).entries())
-        b.call(call.id, call.function.name, argumentsOf(call.function.arguments), {
-          ...place,
-          path: `${place.path}.tool_calls[${j}]`,
-        });
+      for (const [j, call] of (message.tool_calls ?? []).entries()) {
+        const { args, unreadable } = readArguments(call.function.arguments);
+        const at = { ...place, path: `${place.path}.tool_calls[${j}]` };
+        b.call(call.id, call.function.name, args, at);
+        if (unreadable)
+          b.unreadableArguments(call.id, call.function.name, args, { ...at, path: `${at.path}.function.arguments` });
+      }
     } else if (message.role === 'tool') {
       const ok = message.error === undefined || message.error === null;
       b.result(message.tool_call_id, ok, place, undefined, textOf(message.content));

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { TraceBuilder } from './TraceBuilder.js';
-import { argumentsOf, parseOr } from './parseProblem.js';
+import { parseOr, readArguments } from './parseProblem.js';
 import type { RowRead } from './RowRead.js';
 
 /*
@@ -52,6 +52,8 @@ interface ToolSpan {
   id: string;
   tool: string;
   args: unknown;
+  /** Its arguments are not JSON. */
+  unreadable: boolean;
   ok: boolean;
   start: number;
   end: number;
@@ -138,7 +140,7 @@ export function createOtelCollector(file: string) {
                 type: 'tool',
                 id: typeof callId === 'string' && callId !== '' ? callId : sp.spanId,
                 tool,
-                args: argumentsOf(attribute(sp, 'gen_ai.tool.call.arguments')),
+                ...readArguments(attribute(sp, 'gen_ai.tool.call.arguments')),
                 ok: !(code === 2 || code === 'STATUS_CODE_ERROR' || attribute(sp, 'error.type') !== undefined),
                 start,
                 end,
@@ -192,6 +194,8 @@ function build(id: string, file: string, line: number, spans: (ToolSpan | Infere
     const place = { line: e.span.line, path: e.span.path };
     if (e.begin) {
       b.call(e.span.id, e.span.tool, e.span.args, place, e.t);
+      if (e.span.unreadable)
+        b.unreadableArguments(e.span.id, e.span.tool, e.span.args, { ...place, path: `${place.path}.attributes` });
       begun.add(e.span);
       if (deferred.delete(e.span)) b.result(e.span.id, e.span.ok, place, e.span.end);
     } else if (begun.has(e.span)) b.result(e.span.id, e.span.ok, place, e.t);

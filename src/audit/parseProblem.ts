@@ -63,12 +63,22 @@ export function declarationsOf(tools: unknown): ToolDeclaration[] | undefined {
   return out;
 }
 
-/** Tool-call arguments as an object when they are a JSON string (the OpenAI API's form). */
-export function argumentsOf(args: unknown): unknown {
-  if (typeof args !== 'string') return args;
+/**
+ * Tool-call arguments as the gate reads them: a JSON string (the OpenAI API's form) parsed, an object as
+ * it is, a blank string as none. A string that is not JSON is kept as it is, which the classifier reads
+ * as it reads arguments it cannot read (as missing ones: a write whose rule names target arguments
+ * carries `?missing:<tool>`), and `unreadable` is true so the reader reports it.
+ *
+ * @example
+ * readArguments('{"vm":101}'); // { args: { vm: 101 }, unreadable: false }
+ * readArguments('{not json');  // { args: '{not json', unreadable: true }
+ */
+export function readArguments(args: unknown): { args: unknown; unreadable: boolean } {
+  if (typeof args !== 'string') return { args, unreadable: false };
+  if (args.trim() === '') return { args: undefined, unreadable: false };
   try {
-    return JSON.parse(args) as unknown;
+    return { args: JSON.parse(args) as unknown, unreadable: false };
   } catch {
-    return args;
+    return { args, unreadable: true };
   }
 }

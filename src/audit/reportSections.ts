@@ -10,6 +10,9 @@ export interface ReportSection {
 
 const percent = (n: number, of: number) => (of === 0 ? '—' : `${((100 * n) / of).toFixed(1)} %`);
 
+/** The most traces a rendered report names in one list; the JSON report's `traceDetail` lists every one. */
+const LISTED_TRACES = 100;
+
 /** The report as the sections the Markdown and HTML renderers show, in reading order. */
 export function reportSections(r: AuditReport): ReportSection[] {
   const entries = (o: Record<string, number>): [string, number][] => Object.entries(o);
@@ -21,6 +24,14 @@ export function reportSections(r: AuditReport): ReportSection[] {
         ['skipped (no conversation, or malformed)', `${r.skipped} (${r.malformed} malformed)`],
         ['traces with a blocked tool call', `${r.tracesWithBlock} (${percent(r.tracesWithBlock, r.traces)})`],
         ['tool calls', r.calls.total],
+        ...(r.unreadableArguments > 0
+          ? [
+              [
+                'tool calls whose arguments are not JSON (judged without them; see the problems)',
+                r.unreadableArguments,
+              ] as [string, number],
+            ]
+          : []),
         ['tool calls blocked', `${r.calls.blocked} (${percent(r.calls.blocked, r.calls.total)})`],
         ['final answers checked', r.finalAnswersChecked],
         ['final answers blocked', r.finalAnswersBlocked],
@@ -43,6 +54,7 @@ export function reportSections(r: AuditReport): ReportSection[] {
       title: 'Most common blocked sequences (tool names in order)',
       rows: r.sequences.map((s) => [`${s.tools.join(' → ')} (e.g. ${s.example})`, s.traces]),
     },
+    finalAnswerSection(r),
     {
       title: 'Kind each tool got',
       rows: r.tools.map((t) => [
@@ -57,4 +69,15 @@ export function reportSections(r: AuditReport): ReportSection[] {
           : 'Every tool was declared.',
     },
   ];
+}
+
+/** The traces whose final answer was held back, each with the reason and the state the session was in. */
+function finalAnswerSection(r: AuditReport): ReportSection {
+  const held = r.traceDetail.filter((t) => t.final !== undefined);
+  const more = held.length - LISTED_TRACES;
+  return {
+    title: 'Traces whose final answer was blocked',
+    rows: held.slice(0, LISTED_TRACES).map((t) => [t.id, `${t.final!.reasonCode} (in ${t.final!.state})`]),
+    ...(more > 0 && { note: `... and ${more} more (the JSON report's traceDetail lists every one).` }),
+  };
 }

@@ -1,20 +1,51 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ClassifierRulesError } from '../harness/classifier.js';
 import { blockReasonProblem } from '../safety/blockReasons.js';
 import { renderAuditHtml, renderAuditMarkdown, TraceFormat, type AuditReport } from '../audit/index.js';
 import { auditFiles, AuditInputError, type AuditProgress } from '../node/index.js';
+import { isTooLargeJsonDocument } from '../audit/auditFiles.js';
 import { UsageError, type Command } from './Command.js';
 import { EXECUTION_PROFILES } from '../safety/SafetyContext.js';
+import { outputFolderProblem } from '../node/outputFolder.js';
 import type { ExecutionProfile } from '../safety/SafetySessionTypes.js';
 
 const FORMATS = ['auto', ...TraceFormat.options] as const;
 
+/** The report's form by the output file's extension, in any case (`.JSON` as `.json`). */
+const REPORT_FILE = /\.(json|md|html)$/i;
+
 /** The report in the format the output file's extension names (JSON without one). */
 function render(report: AuditReport, out: string | undefined): string {
-  if (out?.endsWith('.md')) return renderAuditMarkdown(report);
-  if (out?.endsWith('.html')) return renderAuditHtml(report);
+  const form = out === undefined ? 'json' : REPORT_FILE.exec(out)?.[1]?.toLowerCase();
+  if (form === 'md') return renderAuditMarkdown(report);
+  if (form === 'html') return renderAuditHtml(report);
   return JSON.stringify(report, null, 2) + '\n';
+}
+
+/**
+ * Why the report or the recordings could not be written where the options say, or undefined:
+ * asked before the audit runs, so a mistyped folder costs nothing (not the whole run, nor half
+ * the recordings).
+ */
+function outputProblem(out: string | undefined, recordings: string | undefined): string | undefined {
+  if (out !== undefined) {
+    const isFolder = (() => {
+      try {
+        return statSync(out).isDirectory();
+      } catch {
+        return false;
+      }
+    })();
+    const problem = isFolder ? 'a folder, not a file' : outputFolderProblem(dirname(out), { create: false });
+    if (problem !== undefined) return `--out ${out}: ${problem}`;
+  }
+  if (recordings !== undefined) {
+    const problem = outputFolderProblem(recordings, { create: true });
+    if (problem !== undefined) return `--recordings ${recordings}: ${problem}`;
+  }
+  return undefined;
 }
 
 export const auditCommand: Command = {
@@ -58,7 +89,7 @@ A malformed line or trace is reported with its file and line (in the report's
 errors and on stderr) and the run goes on. On a terminal, a progress line.
 
 Exit codes: 0 audited, 1 not one trace audited (the report is still written), 2 bad arguments, a missing
-path or bad rules.`,
+path, bad rules, or an --out or --recordings folder that cannot be written (checked before the audit runs).`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -82,8 +113,13 @@ path or bad rules.`,
     const profile = values.profile as ExecutionProfile | undefined;
     if (profile !== undefined && !EXECUTION_PROFILES.includes(profile))
       throw new UsageError(`--profile: one of ${EXECUTION_PROFILES.join(', ')}, got "${profile}"`);
-    if (values.out !== undefined && !/\.(json|md|html)$/.test(values.out))
+    if (values.out !== undefined && !REPORT_FILE.test(values.out))
       throw new UsageError(`--out: a .json, .md or .html file, got "${values.out}"`);
+    const output = outputProblem(values.out, values.recordings);
+    if (output !== undefined) {
+      io.err(`audit: ${output}`);
+      return 2;
+    }
     let rules: unknown;
     if (values.rules !== undefined) {
       // A hook's rules file (a `shell` section too) is welcome: auditFiles checks it, naming the path.
@@ -140,15 +176,23 @@ path or bad rules.`,
     if (report.errorCount > listed.length) io.err(`audit: ... and ${report.errorCount - listed.length} more problems`);
     const text = render(report, values.out);
     if (values.out !== undefined) {
-      writeFileSync(values.out, text);
+      try {
+        writeFileSync(values.out, text);
+      } catch (e) {
+        // Checked before the run; the folder can still go (or the disk fill) while it ran.
+        io.err(`audit: --out ${values.out}: cannot write: ${(e as Error).message}`);
+        return 2;
+      }
       io.err(
-        `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked; wrote ${values.out}`,
+        `audit: ${report.traces} traces, ${report.tracesWithBlock} with a blocked call, ${report.finalAnswersBlocked} final answers blocked${report.unreadableArguments > 0 ? `, ${report.unreadableArguments} calls with arguments that are not JSON` : ''}; wrote ${values.out}`,
       );
     } else io.out(text.trimEnd());
     // A run that audited nothing read something other than conversations: not a clean report.
     if (report.traces === 0) {
+      // A JSON document too large to read whole is an export all right: the problem above says what to do.
+      const tooLarge = report.errors.length > 0 && report.errors.every((e) => isTooLargeJsonDocument(e.message));
       io.err(
-        `audit: no trace was audited (${report.skipped} skipped, ${report.malformed} of them malformed, in ${report.files.length} file${report.files.length === 1 ? '' : 's'}): is the input an export of agent conversations? See --format`,
+        `audit: no trace was audited (${report.skipped} skipped, ${report.malformed} of them malformed, in ${report.files.length} file${report.files.length === 1 ? '' : 's'})${tooLarge ? '' : ': is the input an export of agent conversations? See --format'}`,
       );
       return 1;
     }

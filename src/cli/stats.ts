@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parseRecordingLine } from '../index.js';
 import { createInsights, type Insights, type InsightsSummary } from '../insights/index.js';
+import { detectTraceFormat, type TraceFormat } from '../audit/index.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 
 const FORMATS = ['table', 'json', 'md'] as const;
@@ -40,6 +41,31 @@ async function recordingFiles(paths: readonly string[], io: CliIO): Promise<stri
   return out;
 }
 
+/** What each trace format is called when a file of it is given to stats instead of the audit. */
+const EXPORT_NAMES: Record<TraceFormat, string> = {
+  openai: 'an OpenAI chat export',
+  'ai-sdk': 'an AI SDK message export',
+  'claude-code': 'a Claude Code transcript',
+  otel: 'an OpenTelemetry span export',
+};
+
+/**
+ * Why a file whose first entry is no recording entry is not a recording at all, when its line is
+ * an export of agent conversations (what `audit` reads): said in one line, instead of every field
+ * a recording entry has and the line lacks.
+ */
+function notARecording(file: string, raw: string, line: number): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const format = detectTraceFormat(value);
+  if (format === undefined) return undefined;
+  return `${file}: not a recording: line ${line} looks like ${EXPORT_NAMES[format]} (agent conversations); assistant-safety audit ${file} reads those`;
+}
+
 /** Streams one file's entries into the insights; returns the line of a torn last line, if any. */
 async function addFile(insights: Insights, file: string): Promise<number | undefined> {
   let handle;
@@ -58,6 +84,7 @@ async function addFile(insights: Insights, file: string): Promise<number | undef
     const terminated = size === 0 || tail[0] === 0x0a;
     const lines = createInterface({ input: handle.createReadStream({ highWaterMark: 1 << 20 }), crlfDelay: Infinity });
     let line = 0;
+    let entries = 0;
     let lastBad: { line: number; json: boolean; message: string } | undefined;
     for await (const raw of lines) {
       line += 1;
@@ -67,8 +94,18 @@ async function addFile(insights: Insights, file: string): Promise<number | undef
         break;
       }
       const parsed = parseRecordingLine(raw);
-      if (parsed.ok) insights.add(parsed.entry, file);
-      else lastBad = { line, json: parsed.json, message: parsed.message };
+      if (parsed.ok) {
+        insights.add(parsed.entry, file);
+        entries++;
+        continue;
+      }
+      // A first line that is an agent's conversation: the file is an export for the audit, not a recording.
+      const other = entries === 0 && parsed.json ? notARecording(file, raw, line) : undefined;
+      if (other !== undefined) {
+        bad = other;
+        break;
+      }
+      lastBad = { line, json: parsed.json, message: parsed.message };
     }
     if (lastBad && bad === undefined) {
       // The bad line was the last one.
@@ -202,7 +239,8 @@ writes, with how long each waited for verification evidence.
                   count), blockedByTool, blockedByState, toolCalls,
                   finalAnswerBlocks, selfCorrection, writes, files
 
-Exit codes: 0 done, 2 a missing file or a bad line (named with its line number).`,
+Exit codes: 0 done, 2 a missing file or a bad line (named with its line number; a file of agent
+conversations, what assistant-safety audit reads, is named as such).`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,

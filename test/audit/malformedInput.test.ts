@@ -145,6 +145,60 @@ describe('malformed input', () => {
   });
 });
 
+describe('a .json export too large to read whole', () => {
+  const row = (i: number) => ({
+    id: `r${i}`,
+    messages: [
+      { role: 'user', content: 'x'.repeat(1000) },
+      { role: 'assistant', content: 'ok' },
+    ],
+  });
+
+  it('should say once that a JSON document over 16 MiB must be JSON Lines, not that it is no export', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-bigjson-'));
+    const path = join(dir, 'export.json');
+    // One JSON array on one line, 17 MiB and more.
+    const stream = createWriteStream(path);
+    stream.write('[');
+    for (let i = 0; i < 17_500; i++)
+      if (!stream.write(`${i ? ',' : ''}${JSON.stringify(row(i))}`)) await once(stream, 'drain');
+    stream.write(']\n');
+    stream.end();
+    await once(stream, 'finish');
+    const err: string[] = [];
+    const out: string[] = [];
+    const code = await main(['audit', path], { out: (t) => out.push(t), err: (t) => err.push(t) });
+    expect(code).toBe(1);
+    // Before: "longer than 16777216 bytes (the line length limit)", then "is the input an export of agent conversations?".
+    expect(err).toEqual([
+      expect.stringMatching(
+        /^audit: .*export\.json:1: a JSON document larger than 16 MiB must be given as JSON Lines, one conversation per line \(a \.jsonl file\): this 1\d\.\d MiB file was read as JSON Lines, and its line 1 is longer than 16777216 bytes \(the line length limit\); not read$/,
+      ),
+      'audit: no trace was audited (1 skipped, 1 of them malformed, in 1 file)',
+    ]);
+  });
+
+  it('should say so once for an indented document too, and read a large .json that is JSON Lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-bigjson-'));
+    const pretty = join(dir, 'pretty.json');
+    writeFileSync(pretty, JSON.stringify([row(1), row(2)], null, 2));
+    const lines = join(dir, 'lines.json');
+    writeFileSync(lines, `${JSON.stringify(row(1))}\n${JSON.stringify(row(2))}\n`);
+    const report = await auditFiles([pretty, lines], { maxLineBytes: 2048 });
+    expect(report.traces).toBe(2); // the JSON Lines file's
+    expect(report.errors).toEqual([
+      {
+        file: pretty,
+        line: 1,
+        path: '',
+        message: expect.stringMatching(
+          /^a JSON document larger than 2048 bytes must be given as JSON Lines, one conversation per line \(a \.jsonl file\): this \d+ bytes file was read as JSON Lines, and its line 1 is not JSON \(.+\); not read$/,
+        ),
+      },
+    ]);
+  });
+});
+
 describe('malformed spans', () => {
   it('should name a span whose start time is not a number, and audit the other traces of the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-otel-'));

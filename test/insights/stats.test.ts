@@ -133,6 +133,25 @@ describe('assistant-safety stats', () => {
     expect(err).toContain('bad.jsonl:2:');
   });
 
+  it('should say in one line that a chat export is not a recording, and point to audit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'as-stats-'));
+    const file = join(dir, 'export.jsonl');
+    const row = {
+      id: 'run-1',
+      messages: [
+        { role: 'user', content: 'restart vm 101' },
+        { role: 'assistant', content: 'Done.' },
+      ],
+    };
+    writeFileSync(file, `${JSON.stringify(row)}\n${JSON.stringify(row)}\n`);
+    const { code, err } = await run('stats', file);
+    expect(code).toBe(2);
+    // Before: nine zod issues (v, session, seq, at, call, decision, before, after, context).
+    expect(err).toBe(
+      `stats: ${file}: not a recording: line 1 looks like an OpenAI chat export (agent conversations); assistant-safety audit ${file} reads those`,
+    );
+  });
+
   it('should count the lines before a torn last line and say so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'as-stats-'));
     const lines = readFileSync(join(RECORDINGS, 'retry-storm.jsonl'), 'utf8').split('\n').filter(Boolean);
