@@ -35,7 +35,7 @@ export const AuditReport = z.object({
   /**
    * Tool calls whose arguments are not JSON (an OpenAI `arguments` string, a span's arguments): each was
    * judged as the classifier judges arguments it cannot read, as missing ones (a write whose rule names
-   * target arguments carries `?missing:<tool>`), its trace audited, and each is listed in `errors`.
+   * target arguments carries `?missing:<tool>@<digest>`), its trace audited, and each is listed in `errors`.
    */
   unreadableArguments: count,
   calls: z.object({

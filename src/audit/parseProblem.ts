@@ -67,7 +67,7 @@ export function declarationsOf(tools: unknown): ToolDeclaration[] | undefined {
  * Tool-call arguments as the gate reads them: a JSON string (the OpenAI API's form) parsed, an object as
  * it is, a blank string as none. A string that is not JSON is kept as it is, which the classifier reads
  * as it reads arguments it cannot read (as missing ones: a write whose rule names target arguments
- * carries `?missing:<tool>`), and `unreadable` is true so the reader reports it.
+ * carries `?missing:<tool>@<digest>`), and `unreadable` is true so the reader reports it.
  *
  * @example
  * readArguments('{"vm":101}'); // { args: { vm: 101 }, unreadable: false }

@@ -8,7 +8,7 @@ import { runCli } from '../cli/runCli.js';
 /*
  * A tool call whose arguments are not JSON (`"{not json"` in an OpenAI export) is judged as the
  * classifier judges arguments it cannot read, as missing ones: a write whose rule names target
- * arguments carries `?missing:<tool>`, which nothing validates (fail closed). The trace is audited,
+ * arguments carries `?missing:<tool>@<digest>`, which nothing validates (fail closed). The trace is audited,
  * and the call is told: a problem line with the file, line, field and call id, and a count.
  */
 
@@ -69,8 +69,14 @@ describe('tool-call arguments that are not JSON', () => {
     const missing = { callId: 'c2', tool: 'restart_vm', reasonCode: 'TARGET_NOT_VALIDATED' };
     expect(report.traceDetail).toEqual([
       { id: 'readable', blocked: [] },
-      { id: 'garbled', blocked: [{ ...missing, targets: ['?missing:restart_vm'] }] },
-      { id: 'blank', blocked: [{ ...missing, targets: ['?missing:restart_vm'] }] },
+      {
+        id: 'garbled',
+        blocked: [{ ...missing, targets: [expect.stringMatching(/^\?missing:restart_vm@[0-9a-f]{16}$/)] }],
+      },
+      {
+        id: 'blank',
+        blocked: [{ ...missing, targets: [expect.stringMatching(/^\?missing:restart_vm@[0-9a-f]{16}$/)] }],
+      },
     ]);
   });
 
