@@ -56,7 +56,8 @@ const { hooks, canUseTool } = guardHooks({
 
 if (!values.offline) {
   const prompt = positionals.join(' ') || 'Set the port to 8080 in src/config.ts';
-  for await (const message of query({ prompt, options: { hooks, canUseTool } })) {
+  // Edits the gate allows are not asked about again by Claude Code's own permission prompts.
+  for await (const message of query({ prompt, options: { hooks, canUseTool, permissionMode: 'acceptEdits' } })) {
     if (message.type === 'result') console.log(`result: ${message.subtype}`);
   }
 } else {

@@ -13,8 +13,12 @@ import type { BlockReasonCode } from '../safety/toolKind.js';
 import type { CodingAgentClassifier } from '../presets/codingAgent.js';
 import { ClaudeCodeHookInput } from '../hooks/ClaudeCodeHookInput.js';
 import { respondToClaudeCodeHook } from '../hooks/respondToClaudeCodeHook.js';
-import { formatIssues, issuesOf } from '../core/Issue.js';
+import { formatIssues, issuesOf, safeParseInput } from '../core/Issue.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
+import { z } from 'zod';
+import { optionsError, SessionLike } from '../harness/adapters/adapterKit.js';
+import { askProblem } from '../safety/blockReasons.js';
+import { BlockReasonCode as BlockReasonCodeSchema } from '../safety/toolKind.js';
 
 /** Any store with `withSession(id, fn)`: `createFileSessionStore` (`/node`) or `createRedisSessionStore` (`/redis`). */
 export interface GuardSessionStore {
@@ -74,6 +78,43 @@ const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHo
   isNewFile: true,
 });
 
+const fn = (what: string) =>
+  z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { message: `expected a function ${what}` });
+
+/** The options' values, checked when the hooks are made (a bad one would otherwise deny every call). */
+const GuardHooksValues = z
+  .object({
+    session: SessionLike.optional(),
+    store: z
+      .custom<GuardSessionStore>(
+        (v) =>
+          typeof v === 'object' && v !== null && typeof (v as { withSession?: unknown }).withSession === 'function',
+        {
+          message:
+            'expected a session store with withSession(id, fn) (createFileSessionStore, createRedisSessionStore)',
+        },
+      )
+      .optional(),
+    classify: fn('(toolName, input) => CodingAgentCall, such as createCodingAgentClassifier()').optional(),
+    escalate: z
+      .array(
+        BlockReasonCodeSchema.check(
+          z.refine((code) => askProblem(code) === undefined, { error: (i) => askProblem(i.input as never) }),
+        ),
+      )
+      .optional(),
+    approve: fn('(call) => boolean | Promise<boolean>').optional(),
+    canUseTool: fn('(toolName, input, context) => PermissionResult').optional(),
+    approvedBy: z.string().min(1).optional(),
+    isNewFile: fn('(path, cwd) => boolean').optional(),
+  })
+  .check(
+    z.refine((o) => (o.session === undefined) !== (o.store === undefined), {
+      path: ['session'],
+      error: 'expected exactly one of session (one session for the query) and store (a session per SDK session id)',
+    }),
+  );
+
 /**
  * The gate for a Claude Agent SDK agent: the SDK's own `hooks` (PreToolUse, PostToolUse,
  * PostToolUseFailure, PermissionDenied, Stop, all tools; UserPromptSubmit tells the session the
@@ -83,6 +124,7 @@ const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHo
  * as the reason the model reads; a stop with an unverified write is sent back to work once. A hook that
  * fails denies the call.
  *
+ * @throws {TypeError} naming the bad option (`options.session`, `options.store`, `options.escalate.0`, ...).
  * @example
  * import { query } from '@anthropic-ai/claude-agent-sdk';
  * const { hooks, canUseTool } = guardHooks({ session: createSafetySession({ targets: 'bind' }) });
@@ -91,7 +133,11 @@ const OPTION_KEYS = keysOf<{ session?: unknown; store?: unknown } & Omit<GuardHo
  * }
  */
 export function guardHooks(options: GuardHooksOptions): GuardedHooks {
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('guardHooks: options: expected an object with a session or a store');
   refuseUnknownOptions('guardHooks', options, OPTION_KEYS);
+  const checked = safeParseInput(GuardHooksValues, options);
+  if (!checked.success) throw optionsError('guardHooks', checked.error);
   const notesBySession = new Map<string, Record<string, unknown>>();
   const escalated = new Map<string, string>();
   const notesOf = (id: string) => {
@@ -146,7 +192,11 @@ export function guardHooks(options: GuardHooksOptions): GuardedHooks {
         const answer = await options.canUseTool(toolName, input, context);
         if (answer) return answer;
       }
-      return { behavior: 'deny', message: `assistant-safety: no permission handler for ${toolName}` };
+      // Claude Code asked permission for a call the gate did not refuse: say whose prompt it was.
+      return {
+        behavior: 'deny',
+        message: `assistant-safety: permission for ${toolName} was not granted: nothing answers Claude Code's permission prompts here (give guardHooks a canUseTool, or the query a permissionMode that does not ask)`,
+      };
     }
     const approved = options.approve
       ? await options.approve({ toolName, input, toolUseID: context.toolUseID, reason })

@@ -37,7 +37,8 @@ async function call(mode: Mode, settings: Record<string, unknown>, messages: Mod
 const script: Turn[] = [{ calls: [find('c1')] }, { calls: [restart('w1')] }, { calls: [stop('w2')] }];
 const after: Turn[] = [{ calls: [status('r1')] }, { text: 'web-01 was stopped and is checked.' }];
 
-async function start(mode: Mode, escalate: BlockReasonCode[]) {
+// A readonly list (`['UNVERIFIED_WRITE'] as const`, as the docs write it) is accepted as it is.
+async function start(mode: Mode, escalate: readonly BlockReasonCode[]) {
   const f = fixture();
   const mock = scriptedModel([...script, ...after]);
   const guard = { session: f.session, classify: f.classify, escalate };

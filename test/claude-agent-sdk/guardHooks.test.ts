@@ -180,4 +180,28 @@ describe('guardHooks (assistant-safety/claude-agent-sdk)', () => {
     )) as SyncHookJSONOutput;
     expect(out.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
   });
+
+  it('refuses bad options when the hooks are made, naming the option, rather than denying every call later', () => {
+    const bad: [unknown, RegExp][] = [
+      [{}, /options\.session: expected exactly one of session .* and store/],
+      [{ session: undefined }, /options\.session: expected exactly one/],
+      [{ session: bound(), store: createFileSessionStore({ dir: mkdtempSync(join(tmpdir(), 'gh-')) }) }, /exactly one/],
+      [{ store: {} }, /options\.store: expected a session store with withSession/],
+      [{ session: {} }, /options\.session: expected a SafetySession/],
+      [{ session: bound(), classify: 'x' }, /options\.classify: expected a function/],
+      [{ session: bound(), escalate: ['NOPE'] }, /options\.escalate\.0: /],
+      [{ session: bound(), escalate: ['WRITE_IN_FLIGHT'] }, /options\.escalate\.0: WRITE_IN_FLIGHT cannot be asked/],
+      [{ session: bound(), approve: true }, /options\.approve: expected a function/],
+      [null, /options: expected an object/],
+    ];
+    for (const [options, message] of bad) expect(() => guardHooks(options as never)).toThrow(message);
+    expect(() => guardHooks({ session: bound(), escalate: ['TARGET_NOT_VALIDATED'] })).not.toThrow();
+  });
+
+  it('denies a permission prompt it did not raise with a reason that says the gate did not refuse it', async () => {
+    const { canUseTool } = guardHooks({ session: bound() });
+    const answer = await canUseTool('Bash', { command: 'make' }, { signal, toolUseID: 'b1', requestId: 'q1' });
+    expect(answer).toMatchObject({ behavior: 'deny' });
+    expect((answer as { message: string }).message).toMatch(/permission .*Bash.* not granted/);
+  });
 });

@@ -20,7 +20,7 @@ export const ClassifyOption = z.custom<AdapterClassify>((v) => typeof v === 'fun
 });
 
 /** The `escalate` option of both adapters: the block reasons a person may be asked about. */
-export const EscalateOption = z.array(BlockReasonCode).default([]);
+export const EscalateOption = z.array(BlockReasonCode).readonly().default([]);
 
 /** A call as the adapters gate it: what `beginToolCall` takes, and what settling it needs. */
 export interface GatedCall {

@@ -56,7 +56,7 @@ export const ToolLoopOptions = z.strictObject({
    * For such a block the loop calls `onEscalate`; an approval attests the missing evidence and
    * the call is asked again. Default none. Needs `onEscalate`.
    */
-  escalate: z.optional(z.array(BlockReasonCode)),
+  escalate: z.optional(z.readonly(z.array(BlockReasonCode))),
   /** `(block, call) => Promise<'approve' | 'deny'>`: asks a person. Errors and other answers deny. */
   onEscalate: z.optional(
     fn<(block: FSMBlockedError, call: ClassifiedCall) => Promise<EscalationAnswer>>('(block, call) => Promise<answer>'),
