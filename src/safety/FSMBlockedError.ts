@@ -31,6 +31,8 @@ export interface FSMBlockedInit {
   targets?: readonly string[];
   /** The blocked call's digest (see `callDigest`): a person's approval applies to this call only. */
   digest?: string;
+  /** With target binding, the last write's targets no read begun after it has covered yet (what verifies it). */
+  unverifiedTargets?: readonly string[];
 }
 
 /** The JSON envelope a blocked call reaches the model as. */
@@ -88,6 +90,11 @@ export class FSMBlockedError extends Error {
   readonly targets?: readonly string[];
   /** The blocked call's digest (tool, canonical arguments, targets): an attestation applies to this call only. */
   readonly digest?: string;
+  /**
+   * `UNVERIFIED_WRITE`, `FINAL_ANSWER_UNVERIFIED` under target binding: the last write's targets that no
+   * read begun after it has covered yet (a read of another target does not verify it).
+   */
+  readonly unverifiedTargets?: readonly string[];
 
   constructor(init: FSMBlockedInit) {
     const reason = reasonFor(init);
@@ -111,6 +118,7 @@ export class FSMBlockedError extends Error {
     this.consecutiveBlocks = init.consecutiveBlocks ?? 1;
     if (init.targets !== undefined) this.targets = [...init.targets];
     if (init.digest !== undefined) this.digest = init.digest;
+    if (init.unverifiedTargets !== undefined) this.unverifiedTargets = [...init.unverifiedTargets];
   }
 
   /**
@@ -129,6 +137,7 @@ export class FSMBlockedError extends Error {
     if (this.toolName !== undefined) details.toolName = this.toolName;
     if (this.toolKind !== undefined) details.toolKind = this.toolKind;
     if (this.targets !== undefined) details.targets = [...this.targets];
+    if (this.unverifiedTargets !== undefined) details.unverifiedTargets = [...this.unverifiedTargets];
     return { error: ErrCodeFSMBlocked, message: this.message, details };
   }
 }

@@ -36,5 +36,9 @@ export function blockedErrorOf(
   }
   if (block?.targets !== undefined) init.targets = block.targets;
   if (block?.digest !== undefined) init.digest = block.digest;
+  // What verifies the last write under binding: a model that read another target learns which one.
+  const uncovered = before.context.uncoveredTargets;
+  if ((reasonCode === 'UNVERIFIED_WRITE' || reasonCode === 'FINAL_ANSWER_UNVERIFIED') && uncovered.length > 0)
+    init.unverifiedTargets = uncovered;
   return new FSMBlockedError(init);
 }

@@ -215,3 +215,29 @@ describe('a value only the user may give, named as a target', () => {
     expect(begin(s, 'w1', 'update_password', { password: 'pwn3d!' })?.reasonCode).toBe('TARGET_NOT_VALIDATED');
   });
 });
+
+describe('a block that waits for verification names what verifies it', () => {
+  it('should list the last write’s targets no read has covered, in the block and its envelope', () => {
+    const s = createSafetySession({ targets: 'bind' });
+    call(s, 'r1', 'read', 'get_vm', ['vm:1']);
+    call(s, 'r2', 'read', 'get_vm', ['vm:2']);
+    call(s, 'w1', 'write', 'restart_vm', ['vm:1']);
+    call(s, 'r3', 'read', 'get_vm', ['vm:2']); // another target: verifies nothing
+    const next = s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart_vm', targets: ['vm:2'] })!;
+    expect(next.reasonCode).toBe('UNVERIFIED_WRITE');
+    expect(next.unverifiedTargets).toEqual(['vm:1']);
+    expect(next.toJSON().details.unverifiedTargets).toEqual(['vm:1']);
+    expect(next.reason).not.toMatch(/get_vm/); // a fact about the target, never a tool to call
+    expect(s.canFinalAnswer()?.unverifiedTargets).toEqual(['vm:1']);
+  });
+
+  it('should name none without binding, where any read after the write verifies it', () => {
+    const s = createSafetySession();
+    call(s, 'r1', 'read', 'get_vm', ['vm:1']);
+    call(s, 'w1', 'write', 'restart_vm', ['vm:1']);
+    const next = s.beginToolCall({ id: 'w2', kind: 'write', tool: 'restart_vm' })!;
+    expect(next.reasonCode).toBe('UNVERIFIED_WRITE');
+    expect(next.unverifiedTargets).toBeUndefined();
+    expect(next.toJSON().details).not.toHaveProperty('unverifiedTargets');
+  });
+});

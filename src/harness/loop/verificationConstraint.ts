@@ -12,5 +12,6 @@ export function verificationConstraint(session: SafetySession, refusal: FSMBlock
     return `The write ${tool ?? '(unknown tool)'} is still in flight; its result and verification evidence are required before responding about it.`;
   }
   const tool = session.lastWriteTool;
-  return `Verification evidence is required before responding about the write result for ${tool ?? 'the last write'}.`;
+  const about = refusal.unverifiedTargets?.length ? ` about ${refusal.unverifiedTargets.join(', ')}` : '';
+  return `Verification evidence${about} is required before responding about the write result for ${tool ?? 'the last write'}.`;
 }
