@@ -80,6 +80,10 @@ export function guardModel(model: LanguageModel, options: GuardModelOptions): La
           gateway
         ).languageModel(model)
       : model;
+  if (typeof resolved.specificationVersion !== 'string')
+    throw new TypeError(
+      "guardModel: model: expected a language model (a provider's model, such as openai('gpt-5')) or a model id, got an object without specificationVersion",
+    );
   // Middleware wraps the SDK's own model version: an older provider's model is named, not half-wrapped.
   if (resolved.specificationVersion !== 'v3') {
     throw new TypeError(

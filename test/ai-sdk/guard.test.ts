@@ -171,6 +171,10 @@ describe('guardTools', () => {
     expect(() => guardModel(old as never, { session: f.session })).toThrow(
       /guardModel: model: expected a LanguageModelV3 .*'v2' from old-provider/,
     );
+    // Not a model at all (a tool set, a config object): said as such, not as an unknown version.
+    expect(() => guardModel({ doGenerate() {} } as never, { session: f.session })).toThrow(
+      /guardModel: model: expected a language model .* got an object without specificationVersion/,
+    );
   });
 
   it('should classify a call as a write when the classifier throws (fail closed)', async () => {
