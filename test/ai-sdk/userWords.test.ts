@@ -10,14 +10,20 @@ const classify = createClassifier({
 });
 const Vm = z.object({ id: z.number() });
 
+/** A bound session and a guarded restart_vm that notes each id it restarts. */
+function restartTools() {
+  const session = createSafetySession({ targets: 'bind' });
+  const runs: number[] = [];
+  const tools = guardTools(
+    { restart_vm: tool({ inputSchema: Vm, execute: async ({ id }) => (runs.push(id), { id }) }) },
+    { session, classify },
+  );
+  return { session, runs, tools };
+}
+
 describe('guardTools and the user’s words', () => {
   it('should let a write go to the target the user named in the prompt, and no other', async () => {
-    const session = createSafetySession({ targets: 'bind' });
-    const runs: number[] = [];
-    const tools = guardTools(
-      { restart_vm: tool({ inputSchema: Vm, execute: async ({ id }) => (runs.push(id), { id }) }) },
-      { session, classify },
-    );
+    const { session, runs, tools } = restartTools();
     await generateText({
       model: guardModel(
         scriptedModel([
@@ -40,12 +46,7 @@ describe('guardTools and the user’s words', () => {
   });
 
   it('should take the system option as the engineer’s words when the model is guarded', async () => {
-    const session = createSafetySession({ targets: 'bind' });
-    const runs: number[] = [];
-    const tools = guardTools(
-      { restart_vm: tool({ inputSchema: Vm, execute: async ({ id }) => (runs.push(id), { id }) }) },
-      { session, classify },
-    );
+    const { session, runs, tools } = restartTools();
     await generateText({
       model: guardModel(
         scriptedModel([{ calls: [{ id: 'w1', name: 'restart_vm', input: { id: 17 } }] }, { text: 'ok' }]),
