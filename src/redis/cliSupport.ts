@@ -73,7 +73,8 @@ async function connectChecked(
   const client = new ioredis.Redis(url, {
     lazyConnect: true,
     connectTimeout: 3000,
-    commandTimeout: 10_000,
+    // INFO and SELECT answer at once: a node that lets the connection in and then says nothing is not answering.
+    commandTimeout: 3000,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
@@ -116,7 +117,10 @@ async function connectChecked(
   } catch (e) {
     client.disconnect();
     const cause = reason ?? (e as Error);
-    const unreachable = UNREACHABLE.has(String((cause as { code?: unknown }).code)) || reason === undefined;
+    const unreachable =
+      UNREACHABLE.has(String((cause as { code?: unknown }).code)) ||
+      reason === undefined ||
+      /timed out/i.test(cause.message);
     return {
       message: unreachable
         ? `Redis at ${shown} is not answering (${cause.message})`
@@ -152,9 +156,18 @@ export async function checkRedisServer(target: RedisTarget): Promise<RedisProble
     checked.disconnect();
     return undefined;
   }
+  // Every node is logged into as the cluster client logs in: with the first URL's credentials and scheme.
+  const first = new URL(target.cluster[0]!);
+  const asFirst = (url: string) => {
+    const node = new URL(url);
+    node.protocol = first.protocol;
+    node.username = first.username;
+    node.password = first.password;
+    return node.toString();
+  };
   const problems = await Promise.all(
     target.cluster.map(async (url) => {
-      const checked = await connectChecked(ioredis, url, true);
+      const checked = await connectChecked(ioredis, asFirst(url), true);
       if (!(checked instanceof ioredis.Redis)) return checked;
       checked.disconnect();
       return undefined;
@@ -218,6 +231,8 @@ export function lostSessionForCli(e: unknown, sessionId: string, keyPrefix: stri
 export function checkRedisUrl(url: string, flag = '--redis'): string | undefined {
   if (!URL.canParse(url) || !/^rediss?:$/.test(new URL(url).protocol))
     return `${flag}: expected a redis:// or rediss:// URL, got ${JSON.stringify(url)}`;
+  if (flag === '--redis-cluster' && !['', '/', '/0'].includes(new URL(url).pathname))
+    return `${flag}: ${shownRedisUrl(url)}: a Redis Cluster has only database 0: leave the /db out of the node URL`;
   return undefined;
 }
 

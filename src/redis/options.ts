@@ -47,7 +47,17 @@ const StoreOptionsObject = z.strictObject({
    * A Redis Cluster (or Valkey cluster): some of its nodes, `redis://host:port` each (credentials
    * and TLS from the first); the rest are found from them. Exactly one of `url` and `cluster`.
    */
-  cluster: z.array(redisUrl).min(1, 'expected at least one node URL').max(1000).optional(),
+  cluster: z
+    .array(
+      // A cluster has database 0 only: a `/3` copied from a one-server URL would be dropped in silence.
+      redisUrl.refine(
+        (u) => !URL.canParse(u) || ['', '/', '/0'].includes(new URL(u).pathname),
+        'a Redis Cluster has only database 0: leave the /db out of the node URL',
+      ),
+    )
+    .min(1, 'expected at least one node URL')
+    .max(1000)
+    .optional(),
   /**
    * `'primary'` (the default): a save is confirmed once the primary has it; a failover before a
    * replica copied it loses it. `'replicated'`: confirmed only once at least one replica has it

@@ -265,5 +265,9 @@ describe('the CLI with --redis-cluster', () => {
     const bad = run(['serve', '--redis-cluster', `${cluster.urls[0]},http://x`]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--redis-cluster: expected a redis:// or rediss:// URL, got "http://x"');
+    // A database copied from a one-server URL would be dropped in silence: two setups would share sessions.
+    const db = run(['replay', '--redis-cluster', `${cluster.urls[0]}/3`, '--session', 's']);
+    expect(db.code).toBe(2);
+    expect(db.err.split('\n')[0]).toContain('a Redis Cluster has only database 0');
   });
 });

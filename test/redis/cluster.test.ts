@@ -35,6 +35,9 @@ describe('options', () => {
     );
     expect(() => createRedisSessionStore({ cluster: [] })).toThrow(/options\.cluster: expected at least one node URL/);
     expect(() => createRedisSessionStore({ cluster: ['http://x:1'] })).toThrow(/options\.cluster\.0: expected a redis/);
+    expect(() => createRedisSessionStore({ cluster: ['redis://x:1/3'] })).toThrow(
+      /options\.cluster\.0: a Redis Cluster has only database 0/,
+    );
     expect(() => createRedisSessionStore({ url: single.url, durability: 'quorum' as never })).toThrow(
       /options\.durability/,
     );
