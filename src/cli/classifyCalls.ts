@@ -7,6 +7,7 @@ import { MISSING_TARGET_PREFIX } from '../safety/missingTarget.js';
 import { createSafetySession } from '../safety/SafetySession.js';
 import type { ToolCallStart } from '../safety/SafetySessionTypes.js';
 import { UsageError } from './Command.js';
+import { didYouMean } from '../core/didYouMean.js';
 
 /*
  * `classify --call` / `--calls`: what the gate takes of each call before it runs (its kind, the
@@ -15,9 +16,11 @@ import { UsageError } from './Command.js';
  */
 
 /** One call to classify: the MCP `tools/call` params. */
-const Call = z.looseObject({
+// The MCP `tools/call` params: a misspelt key (`args`) is refused rather than read as a call without arguments.
+const Call = z.strictObject({
   name: z.string({ error: 'expected a non-empty tool name' }).check(z.minLength(1, 'expected a non-empty tool name')),
   arguments: z.optional(z.record(z.string(), z.unknown())),
+  _meta: z.optional(z.unknown()),
 });
 type Call = z.infer<typeof Call>;
 
@@ -78,9 +81,13 @@ const isDiscovery = (kind: string) => kind === 'read' || kind === 'resolve';
 
 /** The rule's facts that are not in the classification: its target arguments and what its result reveals. */
 function ruleOf(rules: unknown, tool: string): Exclude<ToolRule, string> | undefined {
-  if (rules === undefined) return undefined;
-  const rule = new Map(Object.entries(ClassifierRules.parse(rules).tools)).get(tool);
+  const rule = new Map(Object.entries(ruleTools(rules))).get(tool);
   return typeof rule === 'object' ? rule : undefined;
+}
+
+/** The rules' tools, by name (none without rules). */
+function ruleTools(rules: unknown): Record<string, ToolRule> {
+  return rules === undefined ? {} : ClassifierRules.parse(rules).tools;
 }
 
 /**
@@ -144,11 +151,18 @@ export function classifyCalls(
   rules: unknown,
   calls: readonly Call[],
 ): CallClassification[] {
+  // The tools a rule or the tool list names: a call of any other is a guess at one of them, or a typo.
+  const known = [...new Set([...classifier.tools.keys(), ...Object.keys(ruleTools(rules))])];
   return calls.map(({ name, arguments: args }) => {
     const row: CallClassification = {
       ...classifier.explain(name, args),
       ...(args !== undefined && { arguments: args }),
     };
+    if (row.rule === 'default') {
+      const guess = didYouMean(name, known);
+      row.note = `no rule names ${JSON.stringify(name)} and no tool list declares it: the gateway takes it as a write with no targets (fail closed)${guess ? `; did you mean ${guess}?` : ''}`;
+      return row;
+    }
     const rule = row.rule === 'rules' ? ruleOf(rules, name) : undefined;
     if (rule?.optionalTargets === true && rule.targets && (row.kind === 'write' || row.egress))
       row.optionalTargets = true;

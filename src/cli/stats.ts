@@ -90,7 +90,10 @@ async function addFile(insights: Insights, file: string): Promise<number | undef
       line += 1;
       if (raw.trim() === '') continue;
       if (lastBad) {
-        bad = `${file}:${lastBad.line}: ${lastBad.message}`;
+        // An export may open with a line audit reads past (a transcript's file-history-snapshot, a header
+        // row): a conversation on the next line still makes the file an export, not a broken recording.
+        bad =
+          (entries === 0 ? notARecording(file, raw, line) : undefined) ?? `${file}:${lastBad.line}: ${lastBad.message}`;
         break;
       }
       const parsed = parseRecordingLine(raw);

@@ -174,5 +174,23 @@ describe('assistant-safety classify --call', () => {
     );
     const nothing = await runCli(['classify', '--rules', file('rules.json', rules)]);
     expect(nothing.code).toBe(2);
+    // A misspelt key is refused, not read as a call without arguments.
+    const misspelt = await runCli(['classify', '--calls', file('calls.json', [{ name: 'send_money', args: {} }])]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.err).toContain('calls[0]: Unrecognized key: "args"');
+  });
+
+  it('should say of a tool nothing names that the gateway takes it as a write, and guess the one meant', async () => {
+    const { code, out } = await runCli([
+      'classify',
+      '--rules',
+      file('rules.json', rules),
+      '--call',
+      'sned_money={"recipient":"GB29"}',
+    ]);
+    expect(code).toBe(0);
+    expect(out.split('\n').find((l) => l.startsWith('1. sned_money: '))).toBe(
+      '1. sned_money: no rule names "sned_money" and no tool list declares it: the gateway takes it as a write with no targets (fail closed); did you mean send_money?',
+    );
   });
 });
