@@ -356,7 +356,7 @@ the server could not start.`,
     try {
       await gateway.start();
       log(
-        `session ${session?.id ?? `${sharedSession!.sessionId} (Redis)`}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`,
+        `session ${session?.id ?? `${sharedSession!.sessionId} (${redis?.target.cluster !== undefined ? 'Redis Cluster' : 'Redis'})`}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`,
       );
       const exit = await gateway.closed;
       if (exit.endedInFlight)

@@ -260,7 +260,13 @@ export async function startServeBridge(
     ...(target.url !== undefined ? { redisUrl: target.url } : { cluster: target.cluster }),
     ...(keyPrefix !== undefined && { keyPrefix }),
     serverUrl,
-    onError: (e) => io.err(`serve: redis: ${e.message} (still trying)`),
+    // ioredis says a cluster it cannot reach in its own words ("Failed to refresh slots cache."): say it as the CLI does.
+    onError: (e) =>
+      io.err(
+        target.cluster !== undefined && /slots cache|startup nodes/i.test(e.message)
+          ? `serve: ${whereOf(target)} is not answering (still trying)`
+          : `serve: redis: ${e.message} (still trying)`,
+      ),
   });
   io.out(
     `following the sessions in ${target.url !== undefined ? shownRedisUrl(target.url) : whereOf(target)} (key prefix ${JSON.stringify(keyPrefix ?? 'assistant-safety:')})`,

@@ -218,6 +218,23 @@ describe('the CLI with --redis-cluster', () => {
     expect(await exited).toBe(0);
   }, 120_000);
 
+  it('should say in serve, in its own words, that a cluster it keeps trying is not answering', async () => {
+    const [node, ...args] = cli(['serve', '--port', '0', '--redis-cluster', 'redis://127.0.0.1:1']);
+    const child = spawn(node!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await expect
+        .poll(() => err, { timeout: 30_000 })
+        .toContain('serve: Redis Cluster at redis://127.0.0.1:1 is not answering (still trying)');
+      expect(err).not.toMatch(/slots cache/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+
   it('should refuse a node that is one Redis server, in one line naming it', () => {
     const gateway = run([
       'mcp-gateway',
