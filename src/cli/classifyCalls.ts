@@ -65,10 +65,11 @@ export function readCallsFile(path: string, err: (text: string) => void): Call[]
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    err(`classify: --calls ${path}: ${(e as Error).message}`);
+    // One line: the parser's message quotes the text, line breaks and all.
+    err(`classify: --calls ${path}: ${(e as Error).message.replace(/\r?\n/g, '\\n')}`);
     return undefined;
   }
-  const parsed = safeParseInput(z.array(Call), json);
+  const parsed = safeParseInput(z.array(Call).check(z.minLength(1, 'expected at least one call')), json);
   if (!parsed.success) {
     const issues = issuesOf(parsed.error).map((i) => ({ ...i, path: ['calls', ...i.path] }));
     err(`classify: --calls ${path}: expected [{ "name", "arguments"? }]: ${formatIssues(issues)}`);

@@ -178,6 +178,12 @@ describe('assistant-safety classify --call', () => {
     const misspelt = await runCli(['classify', '--calls', file('calls.json', [{ name: 'send_money', args: {} }])]);
     expect(misspelt.code).toBe(2);
     expect(misspelt.err).toContain('calls[0]: Unrecognized key: "args"');
+    const notJson = await runCli(['classify', '--calls', file('calls.json', 'nope\n')]);
+    expect(notJson.code).toBe(2);
+    expect(notJson.err.trimEnd().split('\n')).toHaveLength(1);
+    const none = await runCli(['classify', '--calls', file('calls.json', [])]);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('calls: expected at least one call');
   });
 
   it('should say of a tool nothing names that the gateway takes it as a write, and guess the one meant', async () => {
