@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
 /*
- * First-contact review: `stats` names a file of agent conversations as such only when its very first
- * line is a conversation. An export whose first line is something else that audit reads past (a
+ * From a first-contact review: `stats` named a file of agent conversations as such only when its very
+ * first line was a conversation. An export whose first line is something else that audit reads past (a
  * Claude Code transcript opening with a file-history-snapshot line; an OpenAI export with a metadata
- * header row, which docs/audit.md says audit skips) gets the nine-field schema dump again.
+ * header row, which docs/audit.md says audit skips) got the nine-field schema dump again.
  */
 
 async function run(...argv: string[]) {
@@ -24,7 +24,13 @@ const claudeCode = [
 ];
 const openai = [
   { meta: 'export header', exportedAt: '2026-01-01' },
-  { id: 'run-1', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Done.' }] },
+  {
+    id: 'run-1',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Done.' },
+    ],
+  },
 ];
 
 describe('stats on an export whose first line is not a conversation', () => {

@@ -9,12 +9,12 @@ import { startTestCluster, type TestCluster } from './redisCluster.js';
  * First-contact review: the seed check behind the CLI's --redis-cluster (checkRedisServer, run by
  * mcp-gateway, replay and serve before anything starts) against what docs/redis.md says of it:
  * "credentials and TLS from the first URL", and "one that does not answer is only [a problem] when
- * none does". Failing now:
- *   - redis://:PW@A,redis://B on a cluster with a password is refused ("Redis at redis://B refused the
+ * none does". Before the fix:
+ *   - redis://:PW@A,redis://B on a cluster with a password was refused ("Redis at redis://B refused the
  *     connection (it needs a password ...)") though the store itself takes B's credentials from A and
  *     works with those very URLs;
- *   - a seed that accepts the connection and never answers (a hung host) is reported, after ~15 s, as
- *     "refused the connection: Command timed out" and stops the CLI although the other seeds answer.
+ *   - a seed that accepts the connection and never answers (a hung host) was reported, after ~15 s, as
+ *     "refused the connection: Command timed out" and stopped the CLI although the other seeds answer.
  */
 
 const PASSWORD = 'pw-seeds';
