@@ -42,6 +42,11 @@ export interface AuditFilesOptions extends AuditClassifierOptions {
    * (`'coding'`), the session's default for every other format.
    */
   profile?: ExecutionProfile;
+  /**
+   * Whether the traces' user and system messages are the user's words under target binding. Default
+   * true; false for exports of sub-agents' runs, whose user message a parent model wrote.
+   */
+  userWords?: boolean;
   /** Block reasons that count as escalations (default: the attestable ones). */
   escalate?: readonly string[];
   /** Write each audited trace as a recording in this folder: `<trace id>.jsonl`, its session id the trace id. */
@@ -159,6 +164,7 @@ const OPTION_KEYS = keysOf<AuditFilesOptions>({
   format: true,
   targets: true,
   profile: true,
+  userWords: true,
   escalate: true,
   recordings: true,
   maxLineBytes: true,
@@ -242,6 +248,7 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
               classifier: isCoding ? codingClassifier(event.trace.cwd) : classifier,
               ...(targets && { targets }),
               ...(profile && { profile }),
+              ...(options.userWords === false && { userWords: false }),
               ...(recorder && { recorder }),
             });
             builder.add(audit);

@@ -53,6 +53,11 @@ export interface GateTraceOptions {
    * results are read by the rules' `discovers` fields. Default: true with `targets: 'bind'`.
    */
   provenance?: boolean;
+  /**
+   * Whether the trace's user and system messages count as the user's words when `provenance` holds.
+   * Default true; false for the runs of sub-agents, whose user message a model wrote.
+   */
+  userWords?: boolean;
 }
 
 /**
@@ -144,7 +149,7 @@ export function gateTrace(trace: AuditTrace, options: GateTraceOptions): TraceAu
         });
       }
     } else if (step.type === 'message') {
-      if (provenance) session.userMessage(step.text, { source: step.source });
+      if (provenance && options.userWords !== false) session.userMessage(step.text, { source: step.source });
     } else {
       const state = session.state;
       const block = session.canFinalAnswer();

@@ -53,8 +53,8 @@ export const auditCommand: Command = {
   summary:
     'what the gate would have done to traces an agent already produced (OpenAI, AI SDK, Claude Code, OpenTelemetry)',
   usage: `assistant-safety audit FILE|DIR... [--format auto|openai|ai-sdk|claude-code|otel] [--rules FILE]
-                       [--name-verbs] [--targets bind|ignore] [--profile NAME] [--escalate CODE,...]
-                       [--recordings DIR] [--out report.json|report.md|report.html]
+                       [--name-verbs] [--targets bind|ignore] [--profile NAME] [--no-user-words]
+                       [--escalate CODE,...] [--recordings DIR] [--out report.json|report.md|report.html]
 
 Runs every trace (one conversation: a JSON Lines row, a JSON file, a transcript)
 through its own session: each assistant tool call begun in its order, each tool
@@ -78,6 +78,8 @@ would have done.
                       (default: bind for Claude Code transcripts, ignore for the rest)
   --profile NAME      the sessions' profile: ${EXECUTION_PROFILES.join(', ')} (default:
                       coding for Claude Code transcripts, interactive for the rest)
+  --no-user-words     with --targets bind, the traces' user and system messages validate
+                      nothing: for exports of sub-agents' runs, whose user message a model wrote
   --escalate CODES    block reasons that count as asking a person (default
                       NO_VALIDATED_TARGET,UNVERIFIED_WRITE,TARGET_NOT_VALIDATED,
                       EGRESS_NOT_VALIDATED: the attestable ones a call can hit)
@@ -100,6 +102,7 @@ path, bad rules, or an --out or --recordings folder that cannot be written (chec
         'name-verbs': { type: 'boolean' },
         targets: { type: 'string' },
         profile: { type: 'string' },
+        'no-user-words': { type: 'boolean' },
         escalate: { type: 'string' },
         recordings: { type: 'string' },
         out: { type: 'string' },
@@ -157,6 +160,7 @@ path, bad rules, or an --out or --recordings folder that cannot be written (chec
         ...(values['name-verbs'] && { nameVerbs: true }),
         ...((values.targets === 'bind' || values.targets === 'ignore') && { targets: values.targets }),
         ...(profile !== undefined && { profile }),
+        ...(values['no-user-words'] && { userWords: false }),
         ...(escalate && { escalate }),
         ...(values.recordings !== undefined && { recordings: values.recordings }),
         ...(tty && { onProgress }),

@@ -38,9 +38,13 @@ const ROW = {
 };
 
 async function audit(...extra: string[]) {
+  return auditRow(ROW, ...extra);
+}
+
+async function auditRow(row: object, ...extra: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bind-'));
   writeFileSync(join(dir, 'rules.json'), JSON.stringify(RULES));
-  writeFileSync(join(dir, 'export.jsonl'), JSON.stringify(ROW) + '\n');
+  writeFileSync(join(dir, 'export.jsonl'), JSON.stringify(row) + '\n');
   const out: string[] = [];
   const args = [
     'audit',
@@ -70,5 +74,20 @@ describe('audit --targets bind', () => {
     const { report } = await audit();
     expect(report.blocked).toEqual({});
     expect(report.tracesWithBlock).toBe(0);
+  });
+
+  it('should take the user message as the user’s words, and none with --no-user-words (a sub-agent’s run)', async () => {
+    const row = {
+      id: 'sub-agent',
+      messages: [
+        { role: 'user', content: 'Restart vm 102.' },
+        { role: 'assistant', tool_calls: [call('c1', 'restart_vm', 102)] },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+      ],
+    };
+    expect((await auditRow(row, '--targets', 'bind')).report.blocked).toEqual({});
+    expect((await auditRow(row, '--targets', 'bind', '--no-user-words')).report.blocked).toEqual({
+      NO_VALIDATED_TARGET: 1,
+    });
   });
 });
