@@ -8,6 +8,7 @@ import { createSafetySession } from '../safety/SafetySession.js';
 import type { ToolCallStart } from '../safety/SafetySessionTypes.js';
 import { UsageError } from './Command.js';
 import { didYouMean } from '../core/didYouMean.js';
+import { callFacts } from '../harness/loop/callFacts.js';
 
 /*
  * `classify --call` / `--calls`: what the gate takes of each call before it runs (its kind, the
@@ -81,8 +82,8 @@ export function readCallsFile(path: string, err: (text: string) => void): Call[]
 const isDiscovery = (kind: string) => kind === 'read' || kind === 'resolve';
 
 /** The rule's facts that are not in the classification: its target arguments and what its result reveals. */
-function ruleOf(rules: unknown, tool: string): Exclude<ToolRule, string> | undefined {
-  const rule = new Map(Object.entries(ruleTools(rules))).get(tool);
+function ruleOf(tools: Record<string, ToolRule>, tool: string): Exclude<ToolRule, string> | undefined {
+  const rule = Object.hasOwn(tools, tool) ? tools[tool] : undefined;
   return typeof rule === 'object' ? rule : undefined;
 }
 
@@ -96,18 +97,9 @@ function ruleTools(rules: unknown): Record<string, ToolRule> {
  * found yet), and after a trusted read validated some other target. A reason code, or `runs`.
  */
 function gateDecisions(row: CallClassification): { fresh: string; afterRead: string } {
-  // As the gateway begins a call (createMcpGateway's admitListed).
-  const start: ToolCallStart = {
-    id: 'call',
-    tool: row.tool,
-    kind: row.kind,
-    ...(row.targets && { targets: row.targets }),
-    ...(row.stateOnly && { stateOnly: true }),
-    ...(row.trust && { trust: row.trust }),
-    ...(row.creates && { creates: true }),
-    ...(row.created && { created: row.created }),
-    ...(row.egress && { egress: true }),
-  };
+  // As the gateway begins a call (createMcpGateway's admitListed): the facts the tool loop and adapters read too.
+  const { selfVerifying: _selfVerifying, ...facts } = callFacts(row as unknown as Record<string, unknown>);
+  const start: ToolCallStart = { id: 'call', tool: row.tool, kind: row.kind, ...facts };
   const fresh = createSafetySession({ targets: 'bind' });
   const afterRead = createSafetySession({ targets: 'bind' });
   afterRead.beginToolCall({ id: 'read', kind: 'read', tool: 'a read', targets: ['another:target'] });
@@ -153,7 +145,9 @@ export function classifyCalls(
   calls: readonly Call[],
 ): CallClassification[] {
   // The tools a rule or the tool list names: a call of any other is a guess at one of them, or a typo.
-  const known = [...new Set([...classifier.tools.keys(), ...Object.keys(ruleTools(rules))])];
+  // The rules read once for every call.
+  const tools = ruleTools(rules);
+  const known = [...new Set([...classifier.tools.keys(), ...Object.keys(tools)])];
   return calls.map(({ name, arguments: args }) => {
     const row: CallClassification = {
       ...classifier.explain(name, args),
@@ -164,7 +158,7 @@ export function classifyCalls(
       row.note = `no rule names ${JSON.stringify(name)} and no tool list declares it: the gateway takes it as a write with no targets (fail closed)${guess ? `; did you mean ${guess}?` : ''}`;
       return row;
     }
-    const rule = row.rule === 'rules' ? ruleOf(rules, name) : undefined;
+    const rule = row.rule === 'rules' ? ruleOf(tools, name) : undefined;
     if (rule?.optionalTargets === true && rule.targets && (row.kind === 'write' || row.egress))
       row.optionalTargets = true;
     if (rule?.targets && row.targets?.some((t) => t.startsWith(MISSING_TARGET_PREFIX)))
