@@ -126,10 +126,11 @@ export interface Connection {
   /** EVALSHA of a script (`args`: the sha, the key count, the keys, its arguments), EVAL if Redis lost it. */
   script<R>(source: string, args: string[]): Promise<R>;
   /**
-   * The script, then `WAIT 1 waitMs` on the same node in the same round trip: resolves to the
-   * script's reply and how many replicas acknowledged every write the connection made so far.
+   * The script, then `WAIT 1` until `waitUntil` (a `performance.now()` time) on the same node in the
+   * same round trip: resolves to the script's reply and how many replicas acknowledged every write
+   * the connection made so far.
    */
-  scriptAndWait<R>(source: string, args: string[], waitMs: number): Promise<[R, number]>;
+  scriptAndWait<R>(source: string, args: string[], waitUntil: number): Promise<[R, number]>;
   /** Loads a session's fields; a key of another type is WRONG_KEY_TYPE, not an outage. */
   load(id: string, sk: string): Promise<Fields>;
 }
@@ -218,15 +219,21 @@ export function createConnection(client: StoreClient, isClosed: () => boolean): 
     if (waitError) throw waitError;
     return [reply, Number(acks)];
   };
-  const scriptAndWait = async <R>(source: string, args: string[], waitMs: number): Promise<[R, number]> => {
+  const scriptAndWait = async <R>(source: string, args: string[], waitUntil: number): Promise<[R, number]> => {
     // WAIT 0 would block for ever: the wait is at least 1 ms.
-    const ms = Math.max(1, Math.floor(waitMs));
-    try {
-      return await pipelined<R>('evalsha', args, ms);
-    } catch (e) {
-      if (!(e instanceof Error) || !e.message.startsWith('NOSCRIPT')) throw e;
-      return await pipelined<R>('eval', [source, ...args.slice(1)], ms);
-    }
+    const waitMs = () => Math.max(1, Math.floor(waitUntil - performance.now()));
+    const rows = await client.pipeline().call('evalsha', args).call('wait', '1', String(waitMs())).exec();
+    if (rows === null) throw new Error('the pipeline was not run');
+    const [[scriptError, reply], [waitError, acks]] = rows as [[Error | null, R], [Error | null, number]];
+    if (waitError) throw waitError;
+    if (!scriptError) return [reply, Number(acks)];
+    if (!scriptError.message.startsWith('NOSCRIPT')) throw scriptError;
+    // The node lost the script, and its WAIT, run all the same, took the time given: with no
+    // replica acknowledging even the connection's earlier writes, a save now could not be confirmed
+    // either, and the script is not run (nothing saved); with one, it runs with the time left.
+    if (Number(acks) < 1)
+      throw new Error("no replica acknowledged the connection's writes within the wait, so the script was not run");
+    return pipelined<R>('eval', [source, ...args.slice(1)], waitMs());
   };
 
   const load = async (id: string, sk: string): Promise<Fields> => {

@@ -453,7 +453,7 @@ export function createRedisSessionStore(input: RedisSessionStoreOptions): RedisS
         known.delete(id);
         held.delete(id);
         const [reply, acks] = replicated
-          ? await connection.scriptAndWait<ScriptReply>(DELETE_SCRIPT, args, deadline - performance.now())
+          ? await connection.scriptAndWait<ScriptReply>(DELETE_SCRIPT, args, deadline)
           : [await script<ScriptReply>(DELETE_SCRIPT, args), 1];
         if (reply[0] === 3) throw wrongType(id, reply);
         if (acks < 1) throw new Error('deleted on the primary, but no replica acknowledged it before the deadline');

@@ -160,7 +160,7 @@ export function createDecideAndSave(ctx: SaveContext) {
           SAVE_SCRIPT,
           args,
           // WAIT ends before the deadline, so the call's error says what happened.
-          waitWithin(call.deadline - performance.now()),
+          performance.now() + waitWithin(call.deadline - performance.now()),
         );
       else reply = await connection.script<ScriptReply>(SAVE_SCRIPT, args);
     } catch (e) {

@@ -119,9 +119,20 @@ describe("durability 'replicated'", () => {
   it('should refuse a save no replica acknowledges, and the next decision sees what Redis holds', async () => {
     // One server and no replica: the primary takes every save, no replica ever acknowledges one.
     const store = make({ url: single.url, keyPrefix: 'norep:', durability: 'replicated', timeoutMs: 1000 });
+    // Its script cache empty (a fresh server, or a replica just promoted): the save script is
+    // refused (NOSCRIPT) and the WAIT sent with it takes the time given. Before, the script was then
+    // sent again with as long a WAIT, the deadline came first, and the error said Redis was "away or
+    // too slow" though it answered; now no replica having acknowledged, nothing is saved, and the
+    // error says why.
+    const first = store.withSession('fresh', (s) => s.beginToolCall({ id: 'f0', kind: 'resolve', tool: 'find' }));
+    await expect(first).rejects.toThrow(/no replica acknowledged .*so the script was not run/);
+    expect(await make({ url: single.url, keyPrefix: 'norep:' }).get('fresh')).toBeUndefined();
+    // The script cached (a save of durability 'primary'): the save runs, and no replica acknowledges it.
+    await make({ url: single.url, keyPrefix: 'warm:' }).withSession('w', () => undefined);
     const t0 = performance.now();
     const begin = store.withSession('n', (s) => s.beginToolCall({ id: 'f1', kind: 'resolve', tool: 'find' }));
     await expect(begin).rejects.toBeInstanceOf(SessionStoreUnavailableError);
+    await expect(begin).rejects.toThrow('saved on the primary, but no replica acknowledged it before the deadline');
     expect(performance.now() - t0).toBeLessThan(1000 + 500);
     // The primary kept the unconfirmed save: the next decision (here by a store of durability
     // 'primary') loads it, the call begun and still in flight; its caller ends it as failed.
@@ -131,6 +142,6 @@ describe("durability 'replicated'", () => {
     expect(stored?.snapshot.context.calls).toHaveProperty('f1');
     await plain.withSession('n', (s) => s.endToolCall({ id: 'f1', ok: false }));
     expect((await plain.get('n'))?.snapshot.context.calls).toEqual({});
-    expect(store.stats().unavailable).toBe(1);
+    expect(store.stats().unavailable).toBe(2);
   });
 });
