@@ -2,12 +2,12 @@ import { ANNOTATION_TRUST, type AnnotationTrust } from '../mcp/annotationTrust.j
 import type { BlockReasonCode } from '../safety/toolKind.js';
 import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
-import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS } from '../redis/options.js';
+import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS, type RedisDurability } from '../redis/options.js';
 import type { RedisTarget } from '../redis/cliSupport.js';
 import { liveUrlProblem } from '../live/protocol.js';
 import { UsageError } from './Command.js';
 import { wholeNumberOption } from './numberOptions.js';
-import { REDIS_TARGET_OPTIONS, redisFlagOf, redisTargetOf } from './redisTarget.js';
+import { REDIS_TARGET_OPTIONS, redisDurabilityOf, redisFlagOf, redisTargetOf } from './redisTarget.js';
 
 /*
  * The options `mcp-gateway` takes that `mcp-config` passes on to it, read and checked in one
@@ -49,6 +49,7 @@ export interface GatewayOptionValues {
   listen?: string | undefined;
   redis?: string | undefined;
   'redis-cluster'?: string | undefined;
+  'redis-durability'?: string | undefined;
   session?: string | undefined;
   'redis-prefix'?: string | undefined;
   'orphan-after-ms'?: string | undefined;
@@ -68,6 +69,8 @@ export interface CheckedGatewayOptions {
     session: string;
     keyPrefix?: string | undefined;
     orphanAfterMs?: number | undefined;
+    /** `--redis-durability`: how far a save must have gone before the call goes on (default primary). */
+    durability?: RedisDurability | undefined;
   };
 }
 
@@ -93,6 +96,7 @@ export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOpt
   }
   let redis: CheckedGatewayOptions['redis'];
   const target = redisTargetOf(values);
+  const durability = redisDurabilityOf(values, target);
   if (target !== undefined) {
     const given = redisFlagOf(target);
     if (values.session === undefined || values.session.length === 0)
@@ -105,7 +109,7 @@ export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOpt
       MIN_ORPHAN_AFTER_MS,
       MAX_ORPHAN_AFTER_MS,
     );
-    redis = { target, session: values.session, keyPrefix: values['redis-prefix'], orphanAfterMs };
+    redis = { target, session: values.session, keyPrefix: values['redis-prefix'], orphanAfterMs, durability };
   } else {
     for (const flag of ['session', 'redis-prefix', 'orphan-after-ms'] as const)
       if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --redis or --redis-cluster`);

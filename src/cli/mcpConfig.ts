@@ -135,6 +135,7 @@ function gatewayArgsOf(checked: CheckedGatewayOptions): string[] {
     args.push('--session', redis.session);
     add('--redis-prefix', redis.keyPrefix);
     add('--orphan-after-ms', redis.orphanAfterMs);
+    add('--redis-durability', redis.durability);
   }
   return args;
 }
@@ -148,7 +149,7 @@ export const mcpConfigCommand: Command = {
                                [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                [--cancel-grace-ms MS]
                                [--redis URL | --redis-cluster URL[,URL...] --session ID
-                               [--redis-prefix P] [--orphan-after-ms MS]]
+                               [--redis-prefix P] [--orphan-after-ms MS] [--redis-durability primary|replicated]]
                                -- COMMAND [ARGS...]
 
 Prints, as JSON, the config entry with which CLIENT starts the MCP server
@@ -167,7 +168,7 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
   --force         replace an entry of the same name
   --rules, --record, --name-verbs, --trust-annotations, --live, --targets, --shadow,
   --escalate, --cancel-grace-ms, --redis, --redis-cluster, --session, --redis-prefix,
-  --orphan-after-ms
+  --orphan-after-ms, --redis-durability
                   the gateway's options (see mcp-gateway --help), checked as the gateway
                   checks them (a missing or invalid rules file is refused); paths made absolute
 

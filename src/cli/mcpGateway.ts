@@ -113,7 +113,8 @@ export const mcpGatewayCommand: Command = {
                                      [--targets ignore|bind] [--shadow] [--escalate CODE,...]
                                      [--listen HOST:PORT [--token TOKEN] [--max-sessions N] [--idle-timeout-ms MS]]
                                      [--redis URL | --redis-cluster URL[,URL...]
-                                      --session ID [--redis-prefix P] [--orphan-after-ms MS]]
+                                      --session ID [--redis-prefix P] [--orphan-after-ms MS]
+                                      [--redis-durability primary|replicated]]
                                      -- COMMAND [ARGS...]
 assistant-safety mcp-gateway [OPTIONS] --server-command COMMAND [--server-arg ARG]...
 
@@ -176,6 +177,12 @@ definition changes later is a write (unless a rule names it).
                   a call left in flight by a gateway that died is ended as an unknown outcome
                   (a write must then be verified) once its lease runs out: MS after the
                   gateway's last renewal (default 30000; from 30 to 86400000)
+  --redis-durability primary|replicated
+                  when a decision counts as saved (with --redis or --redis-cluster): primary
+                  (the default) once the primary has it, which a failover before a replica
+                  copied it loses; replicated once a replica has it too (WAIT 1 within the
+                  call's deadline): a call whose decision no replica took in time does not run,
+                  and a gateway whose first save none took does not start
 
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
@@ -253,6 +260,7 @@ the server could not start.`,
             streams: true,
             worker: `mcp-gateway:${process.pid}`,
             ...(redis.keyPrefix !== undefined && { keyPrefix: redis.keyPrefix }),
+            ...(redis.durability !== undefined && { durability: redis.durability }),
             // Every gateway on the session should be started with the same --targets and --shadow:
             // they apply to the session each save restores.
             session: sessionOptions,
@@ -271,7 +279,6 @@ the server could not start.`,
         if (e instanceof TypeError) throw new UsageError(e.message);
         throw e;
       }
-      if (redis.target.cluster !== undefined) await clusterSettled(sharedSession);
     }
 
     let file: FileRecorder | undefined;
@@ -356,7 +363,7 @@ the server could not start.`,
     try {
       await gateway.start();
       log(
-        `session ${session?.id ?? `${sharedSession!.sessionId} (${redis?.target.cluster !== undefined ? 'Redis Cluster' : 'Redis'})`}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`,
+        `session ${session?.id ?? `${sharedSession!.sessionId} (${redis?.target.cluster !== undefined ? 'Redis Cluster' : 'Redis'}${redis?.durability === 'replicated' ? ', saves confirmed by a replica' : ''})`}: gating ${command}${args.length ? ` ${args.join(' ')}` : ''}`,
       );
       const exit = await gateway.closed;
       if (exit.endedInFlight)
@@ -381,24 +388,6 @@ the server could not start.`,
     return code;
   },
 };
-
-/**
- * Waits (10 s at most) until the session's store reads from the cluster: a cluster client's first
- * connection can take a few tries (its ready check may reach a node not yet connected), more than
- * one call's deadline. What is still wrong after it, the gateway's start reports.
- */
-async function clusterSettled(session: import('../redis/index.js').RedisGatewaySession): Promise<void> {
-  const end = performance.now() + 10_000;
-  for (;;) {
-    try {
-      await session.store.get(session.sessionId);
-      return;
-    } catch (e) {
-      if ((e as Error).name !== 'SessionStoreUnavailableError' || performance.now() > end) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /** Imports the Redis subpath, or prints how to install ioredis and returns undefined. */
 async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js') | undefined> {

@@ -6,7 +6,7 @@ import { UsageError, type Command } from './Command.js';
 import { loadMachineFile } from './loadMachineFile.js';
 import { defaultMachinePath } from '../node/packageRoot.js';
 import { openRedisRecording } from '../redis/cliSupport.js';
-import { REDIS_TARGET_OPTIONS, redisFlagOf, redisTargetOf } from './redisTarget.js';
+import { REDIS_TARGET_OPTIONS, redisFlagOf, redisTargetOf, refuseDurability } from './redisTarget.js';
 import { isPatrolRecordingText } from '../patrol/PatrolRecording.js';
 import { replayPatrolFile } from './replayPatrol.js';
 
@@ -57,6 +57,7 @@ Exit codes: 0 no divergence, 1 divergences or a torn last line, 2 a bad file.`,
       },
     });
     const redis = redisTargetOf(values);
+    refuseDurability(values, 'replay');
     const fromRedis = redis !== undefined;
     if (fromRedis && (positionals.length > 0 || values.session === undefined))
       throw new UsageError(

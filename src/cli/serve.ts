@@ -5,7 +5,7 @@ import type { RunningServer } from '../server/startServer.js';
 import { DEFAULT_PORT, serveApp, type ServeAppOptions } from '../server/serveApp.js';
 import { UsageError, type CliIO, type Command } from './Command.js';
 import { checkRedisServer, startServeBridge } from '../redis/cliSupport.js';
-import { REDIS_TARGET_OPTIONS, redisTargetOf } from './redisTarget.js';
+import { REDIS_TARGET_OPTIONS, redisTargetOf, refuseDurability } from './redisTarget.js';
 import { DEFAULT_METRICS_PORT } from '../server/metricsRoute.js';
 import { untilStopped } from './untilStopped.js';
 
@@ -56,6 +56,7 @@ sockets without the token are refused. Stops on Ctrl-C.
       },
     });
     const redis = redisTargetOf(values);
+    refuseDurability(values, 'serve');
     if (redis === undefined && values['redis-prefix'] !== undefined)
       throw new UsageError('--redis-prefix goes with --redis or --redis-cluster');
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);

@@ -200,6 +200,9 @@ export function redisFailure(
     return `the session ${JSON.stringify(sessionId)} stored in ${where} (key ${key}) cannot be read: ${error.message}; start with another --session, or delete the key (redis-cli DEL '${key}') to start this session afresh, forgetting what it held`;
   }
   if (!isRedisError(e)) return undefined;
+  // Redis answered: only no replica did (durability 'replicated'), which "not answering" would hide.
+  if (error.name === 'SessionStoreUnavailableError' && /no replica acknowledged/.test(error.message))
+    return `${where}: ${error.message} (--redis-durability replicated needs a replica of the session's primary, up and in sync)`;
   if (error.name === 'SessionStoreUnavailableError' || error.name === 'MaxRetriesPerRequestError')
     return `${where} is not answering (${error.message})`;
   if (UNREACHABLE.has(String((e as { code?: unknown }).code))) return `${where} is not answering (${error.message})`;

@@ -88,6 +88,26 @@ describe('replay of a file whose only line is torn', () => {
       [['replay', '--redis-cluster', 'redis://127.0.0.1:1', '--session', 's', 'file.jsonl'], 'and no file'],
       [['mcp-gateway', '--redis-cluster', ',', '--session', 's', '--', 'node', 'x'], '--redis-cluster: expected one'],
       [['mcp-gateway', '--orphan-after-ms', '60000', '--', 'node', 'x'], '--orphan-after-ms goes with --redis or'],
+      [
+        [
+          ...['mcp-gateway', '--redis-cluster', 'redis://127.0.0.1:1', '--session', 's'],
+          ...['--redis-durability', 'all', '--', 'node', 'x'],
+        ],
+        '--redis-durability: expected primary or replicated, got "all"',
+      ],
+      [
+        ['mcp-gateway', '--redis-durability', 'replicated', '--', 'node', 'x'],
+        '--redis-durability goes with --redis or --redis-cluster',
+      ],
+      // Only the gateway saves: serve and replay read, and a durability would change nothing.
+      [
+        ['serve', '--redis-cluster', 'redis://127.0.0.1:1', '--redis-durability', 'replicated'],
+        '--redis-durability goes with mcp-gateway (and mcp-config), which save sessions: serve only reads from Redis',
+      ],
+      [
+        ['replay', '--redis-cluster', 'redis://127.0.0.1:1', '--session', 's', '--redis-durability', 'replicated'],
+        'replay only reads from Redis',
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, out, err } = await run(args);
@@ -95,5 +115,16 @@ describe('replay of a file whose only line is torn', () => {
       expect(out).toBe('');
       expect(err.split('\n')[0]).toContain(message);
     }
+  });
+});
+
+describe('--redis-durability in the help', () => {
+  it('should be listed by the commands that take it', async () => {
+    for (const command of ['mcp-gateway', 'mcp-config']) {
+      const { code, out } = await run([command, '--help']);
+      expect(code).toBe(0);
+      expect(out).toContain('--redis-durability');
+    }
+    expect((await run(['mcp-gateway', '--help'])).out).toContain('--redis-durability primary|replicated');
   });
 });

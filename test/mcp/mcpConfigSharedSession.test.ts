@@ -35,8 +35,25 @@ describe('mcp-config with the gateway options of a shared session', () => {
     expect(gatewayArgs(r.out)).toEqual(['mcp-gateway', ...options, '--', 'npx', 'some-server']);
   });
 
+  it('should pass --redis-durability on to the gateway, with --redis-cluster and with --redis', async () => {
+    for (const target of [
+      ['--redis-cluster', 'redis://10.0.0.1:7000'],
+      ['--redis', 'redis://127.0.0.1:6390'],
+    ]) {
+      const options = [...target, '--session', 'team-a', '--redis-durability', 'replicated'];
+      const r = await runCli(['mcp-config', 'cursor', ...options, '--', 'npx', 'some-server']);
+      expect(r.code, r.err).toBe(0);
+      expect(gatewayArgs(r.out)).toEqual(['mcp-gateway', ...options, '--', 'npx', 'some-server']);
+    }
+  });
+
   it.each([
     [['--targets', 'bound'], '--targets: expected ignore or bind, got "bound"'],
+    [
+      ['--redis-cluster', 'redis://10.0.0.1:7000', '--session', 's', '--redis-durability', 'replica'],
+      '--redis-durability: expected primary or replicated, got "replica"',
+    ],
+    [['--redis-durability', 'replicated'], '--redis-durability goes with --redis or --redis-cluster'],
     [['--escalate', 'WRITE_IN_FLIGHT'], '--escalate: WRITE_IN_FLIGHT cannot be asked'],
     [['--redis', 'http://x'], '--redis: expected a redis:// or rediss:// URL'],
     [['--redis', 'redis://127.0.0.1:6390'], '--redis needs --session ID'],
