@@ -55,10 +55,10 @@ export function ValidatedTargets({ entry, context }: ValidatedTargetsProps) {
       {context.validatedTargets.length === 0 ? (
         <p className="muted">none</p>
       ) : (
-        <ul className="targets">
+        <ul className="recoveries targets">
           {context.validatedTargets.map((t) => (
             <li key={t} data-testid="validated-target" data-target={t}>
-              <code>{t}</code> <span className="target-source">from {sourceOf(provenance.get(t))}</span>
+              <code>{t}</code> <span className="muted target-source">from {sourceOf(provenance.get(t))}</span>
             </li>
           ))}
         </ul>
