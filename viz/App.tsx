@@ -384,6 +384,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
             index={entry ? cursor : undefined}
             recoveries={entry && analyzer ? analyzer.recoveriesAt(cursor, entry.at) : undefined}
             recoveryTtlMs={detail?.context?.config.recoveryTtlMs}
+            replayed={detail?.context}
           />
         </>
       )}

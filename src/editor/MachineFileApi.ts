@@ -32,8 +32,10 @@ export const MachineFileResponse = z.strictObject({
   name: z.string(),
   /** The file's text, for the diff shown before a save. */
   text: z.string(),
-  /** The parsed JSON (absent when the file is not JSON). */
+  /** The parsed JSON (null when the file is not JSON). */
   json: z.unknown(),
+  /** Why the file is not JSON, at its line and column (`not JSON at line 3, column 7: …`); only when `json` is null. */
+  error: z.string().optional(),
   version: z.string(),
   layout: MachineLayout.nullable(),
   layoutVersion: z.string(),

@@ -226,11 +226,14 @@ export function recoverMachineFiles(dir: string): void {
 export function jsonSyntaxError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const at = /at position (\d+)/.exec(message);
-  if (!at) return `not JSON: ${message}`;
-  const before = text.slice(0, Number(at[1]));
+  // A text cut off before its JSON ends: the message names no position, the place is the end of the file.
+  const end = !at && /Unexpected end of JSON input/.test(message);
+  if (!at && !end) return `not JSON: ${message}`;
+  const before = at ? text.slice(0, Number(at[1])) : text;
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
-  return `not JSON at line ${line}, column ${column}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+  const where = `line ${line}, column ${column}${end ? ' (the end of the file)' : ''}`;
+  return `not JSON at ${where}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
 }
 
 export interface MachineFile {

@@ -39,6 +39,20 @@ describe('a machine file that is not JSON', () => {
     expect(jsonSyntaxError('x', new Error('odd'))).toBe('not JSON: odd');
   });
 
+  it('should say a file cut off before its JSON ends is so at its last line, not at no place at all', () => {
+    // Node's message for a cut-off text names no position ("Unexpected end of JSON input").
+    const text = '{\n  "id": "cut",\n  "states":\n';
+    let error: unknown;
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      error = e;
+    }
+    expect(jsonSyntaxError(text, error)).toMatch(
+      /^not JSON at line 4, column 1 \(the end of the file\): Unexpected end/,
+    );
+  });
+
   it('should be listed by the server with that error, not as a machine with missing fields', async () => {
     const machinesDir = join(mkdtempSync(join(tmpdir(), 'broken-machine-')), 'machines');
     cpSync('machines', machinesDir, { recursive: true });

@@ -1,6 +1,7 @@
 import type { ContextSummary, RecordingEntry } from 'assistant-safety';
-import type { PendingRecovery } from 'assistant-safety';
+import type { PendingRecovery, SafetyContext } from 'assistant-safety';
 import { formatDuration, formatTime, unknownOutcomeOf } from '../model/format.js';
+import { ValidatedTargets } from './ValidatedTargets.js';
 
 export interface ContextPanelProps {
   entry: RecordingEntry | undefined;
@@ -10,6 +11,8 @@ export interface ContextPanelProps {
   recoveries: readonly PendingRecovery[] | undefined;
   /** Time to live of a recovery in this session. */
   recoveryTtlMs: number | undefined;
+  /** The replayed session's context after the entry (validated targets and where they came from); undefined while unknown. */
+  replayed?: SafetyContext | undefined;
 }
 
 /**
@@ -53,7 +56,7 @@ function Field({ name, children }: { name: ContextField; children: React.ReactNo
 const toolAt = (tool: string | null, at: number | null) => (tool ? `${tool} at ${formatTime(at)}` : '—');
 
 /** The session's context at the current step: flags, counter, write in flight, last tools, pending recoveries. */
-export function ContextPanel({ entry, index, recoveries, recoveryTtlMs }: ContextPanelProps) {
+export function ContextPanel({ entry, index, recoveries, recoveryTtlMs, replayed }: ContextPanelProps) {
   if (!entry) {
     return (
       <aside className="context-panel" data-testid="context-panel">
@@ -112,6 +115,7 @@ export function ContextPanel({ entry, index, recoveries, recoveryTtlMs }: Contex
           ))}
         </ul>
       )}
+      <ValidatedTargets entry={entry} context={replayed} />
       {entry.decision === 'blocked' && (
         <p className="blocked-note">
           Blocked in {entry.before}: <strong>{entry.reasonCode}</strong>

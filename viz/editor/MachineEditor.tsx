@@ -75,6 +75,15 @@ export function MachineEditor({
       </main>
     );
   }
+  if (loaded.file.error !== undefined) {
+    return (
+      <main className="center edit-empty">
+        <p className="error">
+          machines/{name}.json is {loaded.file.error}; it cannot be edited here: fix it by hand first.
+        </p>
+      </main>
+    );
+  }
   const kind = machineKindOf(`${name}.json`);
   const parsed = validateMachineOfKind(loaded.file.json, kind);
   if (!parsed.success) {

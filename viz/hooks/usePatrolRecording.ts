@@ -7,6 +7,7 @@ import {
   type PatrolRecording,
 } from 'assistant-safety/patrol';
 import { apiFetch } from '../model/api.js';
+import { wrongKindOfRecording } from '../model/recordingKindOf.js';
 import type { RecordingStatus } from './useRecording.js';
 
 /** A Patrol recording open in the app, replayed on the machine shown. */
@@ -29,7 +30,12 @@ export function usePatrolRecording(machine: PatrolMachine | undefined) {
 
   const openText = useCallback((name: string, text: string, start = performance.now()) => {
     const read = parsePatrolRecording(name, text);
-    if (!read.ok) return setStatus({ kind: 'error', message: read.message, line: read.line });
+    if (!read.ok) {
+      // A safety session's recording: say which machine opens it, not that its first line is no Patrol line.
+      const first = text.split('\n').find((row) => row.trim() !== '');
+      const other = read.line === 1 && first !== undefined ? wrongKindOfRecording(name, first, 'patrol') : undefined;
+      return setStatus({ kind: 'error', message: other ?? read.message, line: read.line });
+    }
     setOpened({ name, recording: read.recording });
     setStatus({ kind: 'open', name, events: read.recording.steps.length, ms: performance.now() - start });
   }, []);

@@ -1,5 +1,6 @@
 import { createLineSplitter, parseRecordingLine, RecordingParseError } from 'assistant-safety';
 import type { RecordingEntry } from 'assistant-safety';
+import { wrongKindOfRecording } from './recordingKindOf.js';
 import { yieldToPage } from './yieldToPage.js';
 
 /** A recording opened, or why not: never an exception, so the page always has something to say. */
@@ -114,7 +115,11 @@ async function loadRecordingChunks(
               entries,
               warning: `${name}: line ${line} is torn (cut off mid-write); showing the ${entries.length} complete entries before it`,
             };
-    } else verdict = { ok: false, message: `${name}, line ${line}: ${result.message}`, line };
+    } else {
+      // The first entry is the other kind's (a Patrol run's header): say so, not every field it lacks.
+      const other = entries.length === 0 ? wrongKindOfRecording(name, raw, 'safety') : undefined;
+      verdict = { ok: false, message: other ?? `${name}, line ${line}: ${result.message}`, line };
+    }
     return false;
   });
   const feed = (piece: string | Uint8Array | undefined): LoadResult | undefined => {
