@@ -132,10 +132,14 @@ interface Discriminator {
 /**
  * Reads an own data property of untrusted arguments: never an inherited one
  * (so `__proto__` tricks cannot supply it), never a getter (so hostile objects
- * run no code), and only a string.
+ * run no code), and only a string. Arguments that are no object (JSON text a
+ * provider sent unparsed, a list, a number) cannot be read: `null`, as a
+ * discriminator that is no string, never "absent" (a rule's `missing` is for
+ * an object without the argument, or no arguments at all).
  */
 function stringArg(args: unknown, name: string): Discriminator | undefined | null {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  if (args === undefined || args === null) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args)) return null;
   const desc = Object.getOwnPropertyDescriptor(args, name);
   if (!desc) return undefined;
   if (!('value' in desc) || typeof desc.value !== 'string') return null; // present but not a string
