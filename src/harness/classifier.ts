@@ -372,9 +372,22 @@ export const classifyToolCall: RulesClassifier = createClassifier({ tools: {} })
 
 /**
  * The placeholder target of a write that leaves its target arguments out: the tool and a digest of
- * the call's arguments. No read, discovery or words validate it; a person's approval of the call
- * does, for calls with those very arguments only.
+ * the call's arguments (for arguments with no digest, a number of this call's own). No read,
+ * discovery or words validate it; a person's approval of the call does, for calls with those very
+ * arguments only.
  */
 function missingTarget(tool: string, args: unknown): string {
-  return `${MISSING_TARGET_PREFIX}${tool}@${callDigest({ tool, args }).slice('call:'.length)}`;
+  let digest: string;
+  try {
+    digest = callDigest({ tool, args }).slice('call:'.length);
+  } catch {
+    // Arguments with no digest (a bigint, a cycle): a placeholder of this call's own, which no approval
+    // of another call validates. (Before, the throw escaped `describe`, and the tool loop judged the
+    // call a write with no targets at all, which binding lets run.)
+    digest = `unreadable-${++unreadableCalls}`;
+  }
+  return `${MISSING_TARGET_PREFIX}${tool}@${digest}`;
 }
+
+/** Numbers the placeholders of calls whose arguments have no digest, so no two are equal. */
+let unreadableCalls = 0;

@@ -151,6 +151,10 @@ export function userWordsFor(target: string, messages: readonly string[]): strin
  * A call's digest: what a person's approval is bound to. The tool, the arguments in canonical JSON
  * (keys sorted at every level) and the targets (sorted), hashed with two 32-bit FNV-1a passes. It
  * tells calls apart; it is not a signature (the session store must be protected, docs/escalation.md).
+ * Throws a `TypeError` for arguments JSON cannot say either (a bigint, a cycle) and a `RangeError`
+ * for arguments of more than {@link MAX_DIGEST_VALUES} values, counting an object each time it is
+ * reached (objects shared many times over would otherwise take exponential time): such a call has
+ * no digest, so no approval ever matches it.
  *
  * @example
  * callDigest({ tool: 'send_money', args: { to: 'a', amount: 5 } }) ===
@@ -163,7 +167,7 @@ export function callDigest(call: { tool: string; args?: unknown; targets?: reado
   const parts = [
     call.tool,
     '\u0000',
-    call.args === undefined ? 'null' : canonicalJson(call.args),
+    call.args === undefined ? 'null' : canonicalJson(call.args, 0, { left: MAX_DIGEST_VALUES, path: new Set() }),
     '\u0000',
     targets.length < 2 ? (targets[0] ?? '') : [...targets].sort().join('\u0001'),
   ];
@@ -180,16 +184,34 @@ export function callDigest(call: { tool: string; args?: unknown; targets?: reado
   return `call:${hex8(a)}${hex8(b)}`;
 }
 
-/** JSON with object keys sorted at every level; anything JSON cannot say is `null`, as `JSON.stringify` has it. */
-function canonicalJson(value: unknown, depth = 0): string {
+/** The most values a call's arguments may hold for a digest, an object counted each time it is reached. */
+const MAX_DIGEST_VALUES = 1_000_000;
+
+/** What {@link canonicalJson} has left to spend, and the objects it is inside of (to refuse a cycle). */
+interface CanonicalWalk {
+  left: number;
+  path: Set<object>;
+}
+
+/**
+ * JSON with object keys sorted at every level; anything JSON cannot say is `null`, as `JSON.stringify`
+ * has it, and what it refuses (a bigint, a cycle) throws. Past {@link MAX_DIGEST_VALUES} values, throws.
+ */
+function canonicalJson(value: unknown, depth: number, walk: CanonicalWalk): string {
+  if (--walk.left < 0)
+    throw new RangeError(`callDigest: the arguments hold more than ${MAX_DIGEST_VALUES} values (or share objects)`);
   if (depth > 64) return 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (walk.path.has(value)) throw new TypeError('callDigest: the arguments are cyclic');
+  walk.path.add(value);
+  try {
+    if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1, walk)).join(',')}]`;
     const keys = Object.keys(value).sort();
     return `{${keys
       .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1)}`)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k], depth + 1, walk)}`)
       .join(',')}}`;
+  } finally {
+    walk.path.delete(value);
   }
-  return JSON.stringify(value) ?? 'null';
 }
