@@ -174,7 +174,9 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
   if (issue.code === 'invalid_union' && issue.path[0] === 'tools' && issue.path.length === 2) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       // A rule object: report what is wrong inside the kind of rule it looks like.
-      const inner = issue.errors['arg' in value ? 2 : 1]?.[0];
+      // A misspelt field first: its name says more than the field it left missing (`defualt`, not `default`).
+      const branch = issue.errors['arg' in value ? 2 : 1];
+      const inner = branch?.find((i) => i.code === 'unrecognized_keys') ?? branch?.[0];
       if (inner) return ruleIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, rules);
     }
     return {
