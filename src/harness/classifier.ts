@@ -132,10 +132,14 @@ interface Discriminator {
 /**
  * Reads an own data property of untrusted arguments: never an inherited one
  * (so `__proto__` tricks cannot supply it), never a getter (so hostile objects
- * run no code), and only a string.
+ * run no code), and only a string. Arguments that are no object (JSON text a
+ * provider sent unparsed, a list, a number) cannot be read: `null`, as a
+ * discriminator that is no string, never "absent" (a rule's `missing` is for
+ * an object without the argument, or no arguments at all).
  */
 function stringArg(args: unknown, name: string): Discriminator | undefined | null {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return undefined;
+  if (args === undefined || args === null) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args)) return null;
   const desc = Object.getOwnPropertyDescriptor(args, name);
   if (!desc) return undefined;
   if (!('value' in desc) || typeof desc.value !== 'string') return null; // present but not a string
@@ -170,7 +174,9 @@ function ruleIssue(issue: z.core.$ZodIssue, rules: unknown): Issue {
   if (issue.code === 'invalid_union' && issue.path[0] === 'tools' && issue.path.length === 2) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       // A rule object: report what is wrong inside the kind of rule it looks like.
-      const inner = issue.errors['arg' in value ? 2 : 1]?.[0];
+      // A misspelt field first: its name says more than the field it left missing (`defualt`, not `default`).
+      const branch = issue.errors['arg' in value ? 2 : 1];
+      const inner = branch?.find((i) => i.code === 'unrecognized_keys') ?? branch?.[0];
       if (inner) return ruleIssue({ ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue, rules);
     }
     return {
@@ -368,9 +374,22 @@ export const classifyToolCall: RulesClassifier = createClassifier({ tools: {} })
 
 /**
  * The placeholder target of a write that leaves its target arguments out: the tool and a digest of
- * the call's arguments. No read, discovery or words validate it; a person's approval of the call
- * does, for calls with those very arguments only.
+ * the call's arguments (for arguments with no digest, a number of this call's own). No read,
+ * discovery or words validate it; a person's approval of the call does, for calls with those very
+ * arguments only.
  */
 function missingTarget(tool: string, args: unknown): string {
-  return `${MISSING_TARGET_PREFIX}${tool}@${callDigest({ tool, args }).slice('call:'.length)}`;
+  let digest: string;
+  try {
+    digest = callDigest({ tool, args }).slice('call:'.length);
+  } catch {
+    // Arguments with no digest (a bigint, a cycle): a placeholder of this call's own, which no approval
+    // of another call validates. (Before, the throw escaped `describe`, and the tool loop judged the
+    // call a write with no targets at all, which binding lets run.)
+    digest = `unreadable-${++unreadableCalls}`;
+  }
+  return `${MISSING_TARGET_PREFIX}${tool}@${digest}`;
 }
+
+/** Numbers the placeholders of calls whose arguments have no digest, so no two are equal. */
+let unreadableCalls = 0;

@@ -4,7 +4,7 @@
  */
 import { quickCheckCall } from './quickCheckEntry.js';
 import { RecordedCall, RecordingEntry } from './RecordingEntry.js';
-import { pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js';
+import { formatPath, pollutedKey, pollutionMessage, safeParseInput } from '../core/Issue.js';
 import { argumentProblem, COULD_NOT_READ, keysOf } from '../core/knownKeys.js';
 import type {
   LoopBlock,
@@ -175,16 +175,30 @@ export function validCall<C extends RecordedCall>(
   if (parsed.success) return parsed.data as C;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? String(issue.path[0]) : '';
-  const got = field ? (call as Record<string, unknown>)[field] : call;
-  const name = names[field] ?? (argument !== undefined && field ? `${argument}.${field}` : field);
+  // The value the issue is about: a field, or an element inside one (`call.targets[0]`).
+  let got: unknown = call;
+  for (const key of issue.path) {
+    const desc = typeof got === 'object' && got !== null ? Object.getOwnPropertyDescriptor(got, key) : undefined;
+    got = desc && 'value' in desc ? desc.value : undefined;
+  }
+  const name =
+    (names[field] ?? (argument !== undefined && field ? `${argument}.${field}` : field)) +
+    formatPath(['_', ...issue.path.slice(1)]).slice(1);
   // A wrong type's message says what it received already; a missing field is said to be missing.
   const message =
     issue.code !== 'invalid_type'
-      ? `${issue.message}, got ${describe(got)}`
+      ? `${issue.message}, got ${sizeOf(got)}`
       : got === undefined && field
         ? `missing: expected ${String(issue.expected)}`
         : issue.message;
   throw new SafetyInputError(`${method}: ${name}`, message);
+}
+
+/** A value as an error names it: a string or a list by its length when it is long, else {@link describe}. */
+function sizeOf(value: unknown): string {
+  if (Array.isArray(value)) return `${value.length} items`;
+  if (typeof value === 'string' && value.length > 64) return `a string of ${value.length} characters`;
+  return describe(value);
 }
 
 const SESSION_ID = RecordingEntry.shape.session;

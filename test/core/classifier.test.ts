@@ -174,6 +174,23 @@ describe('createClassifier', () => {
     expect(classify('other', { action: 'list' })).toBe('read');
   });
 
+  // Before: arguments that were no object (JSON text a provider sent unparsed, a list) read as arguments
+  // without the discriminator, so `missing: 'read'` made `'{"op":"reboot"}'` a read, and two of them ran
+  // in one batch with no write gate.
+  it.each([
+    ['JSON text', '{"op":"reboot"}'],
+    ['a list', [{ op: 'reboot' }]],
+    ['a number', 7],
+  ])("should classify arguments given as %s as write, whatever the rule's missing says", (_, args) => {
+    const classify = createClassifier({
+      tools: { vm: { arg: 'op', values: { status: 'read', reboot: 'write' }, default: 'read', missing: 'read' } },
+    });
+    expect(classify('vm', args)).toBe('write');
+    expect(classify.describe('vm', args).kind).toBe('write');
+    expect(classify('vm')).toBe('read');
+    expect(classify('vm', null)).toBe('read');
+  });
+
   it('should accept custom verbs and verb arguments', () => {
     const classify = createClassifier({ tools: {}, verbArgs: ['cmd'], verbs: { write: ['zap'], read: ['peek'] } });
     expect(classify('t', { cmd: 'peek' })).toBe('read');

@@ -19,4 +19,19 @@ describe('classifier rule errors', () => {
     const make = () => createClassifier({ tools: { x: { arg: 'action', values: {} } } });
     expect(make).toThrow(/tools\.x\.default/);
   });
+
+  // Before: the error named the field the misspelling left missing (`tools.vm.default: ... got undefined`)
+  // and never the misspelt one.
+  it.each([
+    [
+      { arg: 'action', values: { status: 'read' }, defualt: 'write' },
+      /tools\.vm: Unrecognized key: "defualt" \(did you mean default\?\)/,
+    ],
+    [
+      { arg: 'action', value: { status: 'read' }, default: 'write' },
+      /tools\.vm: Unrecognized key: "value" \(did you mean values\?\)/,
+    ],
+  ])('should name a misspelt field of an argument rule before the field it left out', (rule, message) => {
+    expect(() => createClassifier({ tools: { vm: rule } })).toThrow(message);
+  });
 });

@@ -22,6 +22,18 @@ describe("the user's words validate a target", () => {
     ['punctuation, then more words', 'write to bob@example.com, then stop', 'email:bob@example.com'],
     ['a closing bracket after punctuation', '(send it to bob@example.com.)', 'email:bob@example.com'],
     ['the key itself', 'restart vm:101 now', 'vm:101'],
+    ['an IBAN in groups, then punctuation', 'Pay GB29 NWBK 6016 1331 9268 19, thanks', 'iban:GB29NWBK60161331926819'],
+    [
+      'an IBAN pasted with zero-width spaces',
+      'Pay GB29\u200bNWBK6016\u200b1331926819 now',
+      'iban:GB29NWBK60161331926819',
+    ],
+    [
+      'an IBAN pasted with a zero-width space after it',
+      'Pay GB29NWBK60161331926819\u200b now',
+      'iban:GB29NWBK60161331926819',
+    ],
+    ['an IBAN in full-width letters', 'Pay ＧＢ29NWBK60161331926819 now', 'iban:GB29NWBK60161331926819'],
   ])('%s', (_rule, text, target) => {
     expect(userWordsFor(target, said(text))).toBeDefined();
   });
@@ -32,6 +44,18 @@ describe("the user's words validate a target", () => {
     ['one character', 'option a please', 'choice:a'],
     ['nothing said', '', 'email:bob@example.com'],
     ['a part of a number', 'pay 21000 EUR', 'qty:1000'],
+    // Before: a long identifier was looked for in the text with every space and hyphen removed and no
+    // word boundary, so a part of what the user typed (or two numbers run together) validated.
+    ['the start of an IBAN typed in groups', 'Pay GB29 NWBK 6016 1331 9268 19 now', 'iban:GB29NWBK6016133192'],
+    ['the middle of an IBAN', 'Pay GB29NWBK60161331926819 now', 'iban:NWBK60161331926819'],
+    ['an IBAN inside a longer one', 'Pay GB29NWBK601613319268190 now', 'iban:GB29NWBK60161331926819'],
+    ['an IBAN after other letters', 'Pay XGB29NWBK60161331926819 now', 'iban:GB29NWBK60161331926819'],
+    ['the end of one number and the start of the next', 'accounts 12345678 87654321', 'acct:78876543'],
+    // A value with an invisible character is not what the user saw, whatever the text holds.
+    ['a target with a zero-width space', 'Pay GB29NWBK60161331926819 now', 'iban:GB29NWBK6016\u200b1331926819'],
+    ['a target with a zero-width joiner, said the same way', 'grant admin2\u200d now', 'user:admin2\u200d'],
+    ['a look-alike letter O for a zero', 'Pay GB29NWBK60161331926819 now', 'iban:GB29NWBK6O161331926819'],
+    ['a Cyrillic look-alike', 'Pay GB29NWBK60161331926819 now', 'iban:GB29NWBK6016133192681\u0417'],
   ])('does not match %s', (_rule, text, target) => {
     expect(userWordsFor(target, text === '' ? [] : said(text))).toBeUndefined();
   });

@@ -9,7 +9,7 @@ import type { SafetySession, ToolCallStart } from '../../safety/SafetySessionTyp
 import { BlockReasonCode, TOOL_KINDS, type ToolKind } from '../../safety/toolKind.js';
 // The one settle rule, shared with the tool loop (not part of the root entry's API).
 import { settleToolCall, type SettledCall } from '../loop/settleToolCall.js';
-import { callFacts, digestOf, discoveredBy } from '../loop/callFacts.js';
+import { callFacts, digestOf, discoveredBy, unclassifiedWrite } from '../loop/callFacts.js';
 
 /** `(toolName, input) => ToolKind`, or a describing classifier (`createClassifier(rules)`, whose `describe` is used). */
 export type AdapterClassify = (toolName: string, input: unknown) => unknown;
@@ -34,7 +34,8 @@ export interface GatedCall {
 /**
  * Describes one call for the gate: a describing classifier's `describe` (targets, state-only, trust,
  * self-verifying), else `classify`, which may return a kind or a `CallDescriptor`. A classifier that
- * throws or returns no tool kind makes the call a write with nothing else (fail closed).
+ * throws or returns no tool kind makes the call a write with nothing else but a target nothing
+ * validates (`unclassifiedWrite`: fail closed, binding included).
  */
 export function describeCall(classify: AdapterClassify, id: string, tool: string, args: unknown): GatedCall {
   let given: unknown;
@@ -42,13 +43,13 @@ export function describeCall(classify: AdapterClassify, id: string, tool: string
     const describe = (classify as { describe?: unknown }).describe;
     given = typeof describe === 'function' ? describe.call(classify, tool, args) : classify(tool, args);
   } catch {
-    given = 'write';
+    given = undefined;
   }
   const descriptor: Record<string, unknown> =
     typeof given === 'object' && given !== null ? (given as Record<string, unknown>) : { kind: given };
   const valid = (TOOL_KINDS as readonly unknown[]).includes(descriptor.kind);
   const start: ToolCallStart = { id, kind: valid ? (descriptor.kind as ToolKind) : 'write', tool };
-  if (!valid) return { start, selfVerifying: false, args };
+  if (!valid) return { start: { ...start, ...unclassifiedWrite(tool) }, selfVerifying: false, args };
   const { selfVerifying, ...facts } = callFacts(descriptor);
   Object.assign(start, facts);
   // A person's answer binds to this very call: its tool, canonical arguments and targets.

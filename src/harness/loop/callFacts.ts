@@ -1,5 +1,6 @@
 import type { CallDescriptor } from '../classifier.js';
 import { callDigest } from '../../safety/userWords.js';
+import { MISSING_TARGET_PREFIX } from '../../safety/missingTarget.js';
 import type { ToolCallStart } from '../../safety/SafetySessionTypes.js';
 import type { ToolKind } from '../../safety/toolKind.js';
 
@@ -22,6 +23,19 @@ export function callFacts(descriptor: Record<string, unknown>): CallFacts {
   if (strings(descriptor.created)) facts.created = [...descriptor.created];
   if (descriptor.egress === true) facts.egress = true;
   return facts;
+}
+
+/** Numbers the placeholders of calls no classifier could judge, so no two are equal. */
+let unclassified = 0;
+
+/**
+ * What a call is when its classifier threw (or, for the adapters, said no kind): a write whose target
+ * is a placeholder of its own (`?missing:<tool>@unclassified-<n>`), which nothing validates. A write
+ * with no targets at all would be judged by kind alone, so with binding it could run once anything
+ * was read; a person who approves it validates this call's placeholder, no other call's.
+ */
+export function unclassifiedWrite(tool: string): { kind: 'write'; targets: string[] } {
+  return { kind: 'write', targets: [`${MISSING_TARGET_PREFIX}${tool.slice(0, 256)}@unclassified-${++unclassified}`] };
 }
 
 /** The fields of `beginToolCall`'s argument that a call's facts fill, in its order. */

@@ -17,7 +17,7 @@ import {
 } from './errorCodes.js';
 import { outcomeOfError } from '../outcomeOfError.js';
 import { settleToolCall } from './settleToolCall.js';
-import { callFacts, callStartOf, digestOf, discoveredBy } from './callFacts.js';
+import { callFacts, callStartOf, digestOf, discoveredBy, unclassifiedWrite } from './callFacts.js';
 import { ToolCall } from './ToolCall.js';
 import { ToolLoopError, type ToolLoopIssue } from './ToolLoopError.js';
 import { ToolLoopOptions, type ClassifiedCall } from './ToolLoopOptions.js';
@@ -223,7 +223,7 @@ export function createToolLoop(options: ToolLoopOptions): ToolLoop {
         const describe = (classify as { describe?: unknown }).describe;
         given = typeof describe === 'function' ? describe(call.name, call.args) : classify(call.name, call.args);
       } catch (e) {
-        given = 'write'; // a classifier that cannot tell fails closed
+        given = unclassifiedWrite(call.name); // a classifier that cannot tell fails closed, binding included
         try {
           onWarning(
             `runBatch: calls[${i}] (${call.name}): the classifier threw (${describeReason(e)}); the call is judged a write`,
