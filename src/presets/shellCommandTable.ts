@@ -8,15 +8,29 @@
 type ArgsCheck = (args: readonly string[]) => boolean;
 
 const always: ArgsCheck = () => true;
-/** None of the given options (`-i`, `--in-place`, `--in-place=...`, `-ni` bundles for one-letter ones). */
+/**
+ * A long option as GNU getopt_long and git's parse-options read it: the word's name (before any
+ * `=`) is the option or an abbreviation of it (`--in` for `--in-place`), at least one letter long.
+ */
+const spells = (word: string, option: string) => {
+  const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
+  return name.length > 2 && option.startsWith(name);
+};
+/** The letters of a bundle of one-letter options, up to the first character that is not one (`-uo./x` → `uo`). */
+const bundle = (word: string) => (/^-[A-Za-z]/.test(word) ? /^-([A-Za-z]+)/.exec(word)![1]! : '');
+/**
+ * None of the given options: `--in-place`, `--in-place=...` and its abbreviations (`--in`), a
+ * one-letter option alone or in a bundle, its value glued or not (`-ni`, `-o./out`); a
+ * multi-letter option with one dash (`-delete`) as a whole word or bundled likewise.
+ */
 const without =
   (...options: string[]): ArgsCheck =>
   (args) =>
     !args.some((a) =>
       options.some((o) =>
         o.startsWith('--')
-          ? a === o || a.startsWith(`${o}=`)
-          : a === o || (/^-[A-Za-z]+$/.test(a) && !a.startsWith('--') && a.includes(o.slice(1))),
+          ? a === o || a.startsWith(`${o}=`) || (a.startsWith('--') && spells(a, o))
+          : a === o || (!a.startsWith('--') && bundle(a).includes(o.slice(1))),
       ),
     );
 /** Only when called with one of these arguments somewhere. */
@@ -148,18 +162,43 @@ const grepFiles =
 /** `sed -n` with a script that only prints: line or `/regex/` addresses, `p` and `=`; never `-i`, `w`, `e`, `r`. */
 const SED_PIECE = /^\s*((\d+|\$|\/[^/\\]*\/)(\s*,\s*(\d+|\$|\/[^/\\]*\/))?)?\s*[p=]\s*$/;
 function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
-  if (!args.some((a) => a === '-n' || a === '--quiet' || a === '--silent' || /^-[Ers]*n[Ers]*$/.test(a)))
-    return undefined;
-  if (args.some((a) => /^-[A-Za-z]*[if]/.test(a) || a.startsWith('--in-place') || a.startsWith('--file')))
-    return undefined;
+  let quiet = false;
   const scripts: string[] = [];
-  for (let i = 0; i < args.length; i++)
-    if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[i + 1] ?? '');
-    else if (args[i]!.startsWith('--expression=')) scripts.push(args[i]!.slice('--expression='.length));
-  const p = positionals(args, 'el', ['--expression', '--line-length']);
-  const files = scripts.length ? p : p.slice(1);
-  if (!scripts.length) scripts.push(args[p[0] ?? -1] ?? '');
-  return { scripts, files };
+  const positional: number[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      for (let j = i + 1; j < args.length; j++) positional.push(j);
+      break;
+    }
+    if (a.startsWith('--')) {
+      // GNU sed takes any unambiguous prefix of a long option: `--i` is `--in-place`.
+      if (spells(a, '--in-place') || spells(a, '--file')) return undefined;
+      if (spells(a, '--quiet') || spells(a, '--silent')) quiet = true;
+      else if (spells(a, '--expression'))
+        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
+      else if (spells(a, '--line-length') && !a.includes('=')) i++;
+      continue;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a[k]!;
+        if (c === 'n') quiet = true;
+        else if (c === 'e' || c === 'l') {
+          // The rest of the word is the option's value (`-e'1p'`, `-l80`), else the next word.
+          const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? '');
+          if (c === 'e') scripts.push(value);
+          break;
+        } else if (!'Ersuz'.includes(c)) return undefined; // -i, -f, or one this table does not know
+      }
+      continue;
+    }
+    positional.push(i);
+  }
+  if (!quiet) return undefined;
+  if (scripts.length) return { scripts, files: positional };
+  // No -e: the first positional is the script, the rest are the files.
+  return { scripts: [args[positional[0] ?? -1] ?? ''], files: positional.slice(1) };
 }
 const sedReads: ArgsCheck = (args) =>
   sedScripts(args)?.scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_PIECE.test(piece))) === true;
@@ -334,7 +373,7 @@ export const COMMANDS: Record<string, CommandRule> = {
   sed: r(sedReads, undefined, undefined, (args) => sedScripts(args)?.files ?? []),
   which: r(always, true),
   type: r(always, true),
-  file: r(always, true),
+  file: r(without('-C', '--compile')),
   stat: r(always, true),
   du: r(always, true),
   df: r(always, true),
@@ -353,7 +392,7 @@ export const COMMANDS: Record<string, CommandRule> = {
     ]),
   ),
   cmp: r(always, true, undefined, (args) => positionals(args, 'in').slice(0, 2)),
-  sort: r(without('-o', '--output')),
+  sort: r(without('-o', '--output', '--compress-program')),
   uniq: r((args) => args.filter((a) => !a.startsWith('-')).length <= 1),
   cut: r(always, true),
   tr: r(always, true),
@@ -413,7 +452,7 @@ export const COMMANDS: Record<string, CommandRule> = {
   eslint: r(runner(without('-o', '--output-file', '--init')), undefined, notVersion),
   prettier: r(runner(withAny('--check', '-c', '--list-different', '-l')), undefined, always),
   go: r(
-    (args) => ['test', 'vet', 'build', 'version', 'env', 'list'].includes(args[0] ?? '') && runner()(args.slice(1)),
+    (args) => ['test', 'vet', 'build', 'version', 'env', 'list'].includes(args[0] ?? '') && goFlagsRead(args.slice(1)),
     undefined,
     (args) => ['test', 'vet', 'build'].includes(args[0] ?? ''),
   ),
@@ -434,6 +473,14 @@ export const COMMANDS: Record<string, CommandRule> = {
   python: r(pythonReads, undefined, pythonCheck),
   python3: r(pythonReads, undefined, pythonCheck),
 };
+
+/**
+ * Go's flags are whole words after one or two dashes (`-run`, `-timeout=30s`), never bundles of
+ * letters: none of them may be an update, a fix, a watch or `go env -w`.
+ */
+const GO_WRITES = new Set(['u', 'w', 'update', 'updateSnapshot', 'fix', 'write', 'watch', 'watchAll']);
+const goFlagsRead: ArgsCheck = (args) =>
+  !args.some((a) => /^--?[A-Za-z]/.test(a) && GO_WRITES.has(a.replace(/^--?/, '').split('=')[0]!));
 
 function pythonReads(args: readonly string[]): boolean {
   if (args.length === 1 && args[0] === '--version') return true;
