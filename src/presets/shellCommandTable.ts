@@ -74,7 +74,24 @@ const GIT_FLAG_OPTIONS = new Set(['--no-pager', '-P', '--no-optional-locks', '--
 
 /** Test runners and checkers in check mode (no `--fix`, `--write`, `-u`, `--watch`). */
 export const runner = (needs: ArgsCheck = always) =>
-  both(needs, without('--fix', '--write', '-w', '-u', '--updateSnapshot', '--update', '--watch', '--watchAll'));
+  both(
+    needs,
+    without(
+      '--fix',
+      '--write',
+      '-w',
+      '-u',
+      '--updateSnapshot',
+      '--update',
+      '--watch',
+      '--watchAll',
+      // a report written where the agent says (jest, vitest, pytest), a folder pytest empties first
+      '--outputFile',
+      '--junitxml',
+      '--junit-xml',
+      '--basetemp',
+    ),
+  );
 
 /**
  * Indexes of the positional arguments (not options, not option values): `short` lists the
@@ -422,6 +439,8 @@ export const COMMANDS: Record<string, CommandRule> = {
   shasum: r(always, true),
   ps: r(always, true),
   seq: r(always, true),
+  sleep: r(always, true),
+  xargs: r(xargsReads),
   less: r(without('-o', '-O', '--log-file', '--LOG-FILE'), undefined, undefined, filesOf('bhjpPtTxyz')),
   more: r(always, true, undefined, filesOf()),
   find: r(without('-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls')),
@@ -473,6 +492,34 @@ export const COMMANDS: Record<string, CommandRule> = {
   python: r(pythonReads, undefined, pythonCheck),
   python3: r(pythonReads, undefined, pythonCheck),
 };
+
+/**
+ * `xargs [options] COMMAND ARGS...`: the words it reads on stdin become arguments of COMMAND, so it
+ * reads only when COMMAND is one no argument can make write (`grep`, `wc`, `cat`), given arguments
+ * its own check passes. With no COMMAND it runs `echo`.
+ */
+function xargsReads(args: readonly string[]): boolean {
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (/^-[0prtx]+$/.test(a) || ['--null', '--no-run-if-empty', '--verbose', '--exit'].includes(a)) continue;
+    if (/^-[nLPsdEa]$/.test(a) || a === '-I')
+      i++; // the value is the next word
+    else if (
+      !/^-[nLPsdEaIiel]./.test(a) &&
+      !/^--(max-args|max-lines|max-procs|max-chars|delimiter|eof|arg-file|replace)=/.test(a)
+    )
+      return false;
+  }
+  const command = args[i];
+  if (command === undefined) return true;
+  const rule = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  return rule?.anyArgs === true && rule.check(args.slice(i + 1));
+}
 
 /**
  * Go's flags are whole words after one or two dashes (`-run`, `-timeout=30s`), never bundles of
