@@ -4,20 +4,13 @@
  * project-wide checks (tests, type checks, builds, linters, `git diff`/`git status`).
  */
 
+import { sedReads, sedScripts } from './sedCommand.js';
+import { bundle, spells } from './shellOptions.js';
+
 /** A check on a command's arguments: true when the command, so called, only reads. */
 type ArgsCheck = (args: readonly string[]) => boolean;
 
 const always: ArgsCheck = () => true;
-/**
- * A long option as GNU getopt_long and git's parse-options read it: the word's name (before any
- * `=`) is the option or an abbreviation of it (`--in` for `--in-place`), at least one letter long.
- */
-const spells = (word: string, option: string) => {
-  const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
-  return name.length > 2 && option.startsWith(name);
-};
-/** The letters of a bundle of one-letter options, up to the first character that is not one (`-uo./x` → `uo`). */
-const bundle = (word: string) => (/^-[A-Za-z]/.test(word) ? /^-([A-Za-z]+)/.exec(word)![1]! : '');
 /**
  * None of the given options: `--in-place`, `--in-place=...` and its abbreviations (`--in`), a
  * one-letter option alone or in a bundle, its value glued or not (`-ni`, `-o./out`); a
@@ -175,50 +168,6 @@ const grepFiles =
     );
     return patternGiven ? p : p.slice(1);
   };
-
-/** `sed -n` with a script that only prints: line or `/regex/` addresses, `p` and `=`; never `-i`, `w`, `e`, `r`. */
-const SED_PIECE = /^\s*((\d+|\$|\/[^/\\]*\/)(\s*,\s*(\d+|\$|\/[^/\\]*\/))?)?\s*[p=]\s*$/;
-function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
-  let quiet = false;
-  const scripts: string[] = [];
-  const positional: number[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      for (let j = i + 1; j < args.length; j++) positional.push(j);
-      break;
-    }
-    if (a.startsWith('--')) {
-      // GNU sed takes any unambiguous prefix of a long option: `--i` is `--in-place`.
-      if (spells(a, '--in-place') || spells(a, '--file')) return undefined;
-      if (spells(a, '--quiet') || spells(a, '--silent')) quiet = true;
-      else if (spells(a, '--expression'))
-        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
-      else if (spells(a, '--line-length') && !a.includes('=')) i++;
-      continue;
-    }
-    if (a.startsWith('-') && a.length > 1) {
-      for (let k = 1; k < a.length; k++) {
-        const c = a[k]!;
-        if (c === 'n') quiet = true;
-        else if (c === 'e' || c === 'l') {
-          // The rest of the word is the option's value (`-e'1p'`, `-l80`), else the next word.
-          const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? '');
-          if (c === 'e') scripts.push(value);
-          break;
-        } else if (!'Ersuz'.includes(c)) return undefined; // -i, -f, or one this table does not know
-      }
-      continue;
-    }
-    positional.push(i);
-  }
-  if (!quiet) return undefined;
-  if (scripts.length) return { scripts, files: positional };
-  // No -e: the first positional is the script, the rest are the files.
-  return { scripts: [args[positional[0] ?? -1] ?? ''], files: positional.slice(1) };
-}
-const sedReads: ArgsCheck = (args) =>
-  sedScripts(args)?.scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_PIECE.test(piece))) === true;
 
 /** A word git reads as a revision, not a path: `HEAD~1`, `main`, `origin/x`, a hash, a range. */
 function isRevision(word: string): boolean {
