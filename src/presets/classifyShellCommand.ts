@@ -2,6 +2,7 @@ import { parseShellCommand, type ShellCommand } from './parseShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import type { ShellRules } from './ShellRules.js';
 import { COMMANDS, gitFacts, gitRecords, harmlessAssignment, positionals, runner } from './shellCommandTable.js';
+import { sedInPlaceFiles } from './sedCommand.js';
 
 /**
  * How a shell command line was judged: a read only when every simple command in it is a known
@@ -125,6 +126,12 @@ function judge(command: ShellCommand, rules: ShellRules | undefined): Judged {
     written.push(...files);
     return read([]);
   }
+  // `sed -i 's/a/b/' f` rewrites f and nothing else: the edit of f, gated as one.
+  const inPlace = name === 'sed' && expanding.length === 0 ? sedInPlaceFiles(args) : undefined;
+  if (inPlace) {
+    written.push(...inPlace.map((i) => args[i]!));
+    return read([]);
+  }
   if (name === 'cd') return read([]);
   const housekeeping = written.length === 0 && expanding.length === 0 ? treeHousekeeping(name, args) : undefined;
   if (housekeeping) return { kind: 'record', why: housekeeping.why, inTree: housekeeping.paths };
@@ -177,7 +184,7 @@ const inside = (dir: string, root: string) => dir === root || dir.startsWith(`${
  * substitution, control keywords), is a write. A read names the files it reads (`cat`, `head`,
  * `tail`, `less`, `grep`/`rg` with paths, `sed -n`, `wc`, `diff`, `git show`, `git diff -- f`)
  * and says whether it is a project-wide check (`npm test`, `tsc`, `git diff`, ...); a write
- * that only writes named files (`> f`, `>> f`, `tee f`) names them. `cd` moves the folder later (inside `( )`, for that subshell only)
+ * that only writes named files (`> f`, `>> f`, `tee f`, `sed -i 's/a/b/' f`) names them. `cd` moves the folder later (inside `( )`, for that subshell only)
  * relative paths are taken from; a check run outside `cwd` is not one for this project.
  *
  * @example

@@ -78,12 +78,15 @@ function tokenize(src: string): Token[] {
   let inWord = false;
   let expanding = false;
   let quoted = false;
+  /** An unquoted `[` seen in this word: a glob only once a `]` follows (`[` alone is the test command). */
+  let bracket = false;
   const endWord = () => {
     if (inWord) tokens.push({ type: 'word', value: word, expanding, quoted });
     word = '';
     inWord = false;
     expanding = false;
     quoted = false;
+    bracket = false;
   };
   /** After a newline: skip the bodies of the here-documents opened on the line just ended. */
   const skipHeredocs = () => {
@@ -235,7 +238,9 @@ function tokenize(src: string): Token[] {
       i += op.length;
       continue;
     }
-    if (!quoted && (c === '*' || c === '?' || c === '[')) expanding = true;
+    // Only unquoted characters reach here, whatever parts of the word were quoted (`'src'/*` globs).
+    if (c === '*' || c === '?' || (c === ']' && bracket)) expanding = true;
+    if (c === '[') bracket = true;
     if (c === '~' && !inWord) expanding = true;
     word += c;
     inWord = true;

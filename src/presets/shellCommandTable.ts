@@ -4,19 +4,26 @@
  * project-wide checks (tests, type checks, builds, linters, `git diff`/`git status`).
  */
 
+import { sedReads, sedScripts } from './sedCommand.js';
+import { bundle, spells } from './shellOptions.js';
+
 /** A check on a command's arguments: true when the command, so called, only reads. */
 type ArgsCheck = (args: readonly string[]) => boolean;
 
 const always: ArgsCheck = () => true;
-/** None of the given options (`-i`, `--in-place`, `--in-place=...`, `-ni` bundles for one-letter ones). */
+/**
+ * None of the given options: `--in-place`, `--in-place=...` and its abbreviations (`--in`), a
+ * one-letter option alone or in a bundle, its value glued or not (`-ni`, `-o./out`); a
+ * multi-letter option with one dash (`-delete`) as a whole word or bundled likewise.
+ */
 const without =
   (...options: string[]): ArgsCheck =>
   (args) =>
     !args.some((a) =>
       options.some((o) =>
         o.startsWith('--')
-          ? a === o || a.startsWith(`${o}=`)
-          : a === o || (/^-[A-Za-z]+$/.test(a) && !a.startsWith('--') && a.includes(o.slice(1))),
+          ? a === o || a.startsWith(`${o}=`) || (a.startsWith('--') && spells(a, o))
+          : a === o || (!a.startsWith('--') && bundle(a).includes(o.slice(1))),
       ),
     );
 /** Only when called with one of these arguments somewhere. */
@@ -60,7 +67,24 @@ const GIT_FLAG_OPTIONS = new Set(['--no-pager', '-P', '--no-optional-locks', '--
 
 /** Test runners and checkers in check mode (no `--fix`, `--write`, `-u`, `--watch`). */
 export const runner = (needs: ArgsCheck = always) =>
-  both(needs, without('--fix', '--write', '-w', '-u', '--updateSnapshot', '--update', '--watch', '--watchAll'));
+  both(
+    needs,
+    without(
+      '--fix',
+      '--write',
+      '-w',
+      '-u',
+      '--updateSnapshot',
+      '--update',
+      '--watch',
+      '--watchAll',
+      // a report written where the agent says (jest, vitest, pytest), a folder pytest empties first
+      '--outputFile',
+      '--junitxml',
+      '--junit-xml',
+      '--basetemp',
+    ),
+  );
 
 /**
  * Indexes of the positional arguments (not options, not option values): `short` lists the
@@ -144,25 +168,6 @@ const grepFiles =
     );
     return patternGiven ? p : p.slice(1);
   };
-
-/** `sed -n` with a script that only prints: line or `/regex/` addresses, `p` and `=`; never `-i`, `w`, `e`, `r`. */
-const SED_PIECE = /^\s*((\d+|\$|\/[^/\\]*\/)(\s*,\s*(\d+|\$|\/[^/\\]*\/))?)?\s*[p=]\s*$/;
-function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
-  if (!args.some((a) => a === '-n' || a === '--quiet' || a === '--silent' || /^-[Ers]*n[Ers]*$/.test(a)))
-    return undefined;
-  if (args.some((a) => /^-[A-Za-z]*[if]/.test(a) || a.startsWith('--in-place') || a.startsWith('--file')))
-    return undefined;
-  const scripts: string[] = [];
-  for (let i = 0; i < args.length; i++)
-    if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[i + 1] ?? '');
-    else if (args[i]!.startsWith('--expression=')) scripts.push(args[i]!.slice('--expression='.length));
-  const p = positionals(args, 'el', ['--expression', '--line-length']);
-  const files = scripts.length ? p : p.slice(1);
-  if (!scripts.length) scripts.push(args[p[0] ?? -1] ?? '');
-  return { scripts, files };
-}
-const sedReads: ArgsCheck = (args) =>
-  sedScripts(args)?.scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_PIECE.test(piece))) === true;
 
 /** A word git reads as a revision, not a path: `HEAD~1`, `main`, `origin/x`, a hash, a range. */
 function isRevision(word: string): boolean {
@@ -334,7 +339,7 @@ export const COMMANDS: Record<string, CommandRule> = {
   sed: r(sedReads, undefined, undefined, (args) => sedScripts(args)?.files ?? []),
   which: r(always, true),
   type: r(always, true),
-  file: r(always, true),
+  file: r(without('-C', '--compile')),
   stat: r(always, true),
   du: r(always, true),
   df: r(always, true),
@@ -353,7 +358,7 @@ export const COMMANDS: Record<string, CommandRule> = {
     ]),
   ),
   cmp: r(always, true, undefined, (args) => positionals(args, 'in').slice(0, 2)),
-  sort: r(without('-o', '--output')),
+  sort: r(without('-o', '--output', '--compress-program')),
   uniq: r((args) => args.filter((a) => !a.startsWith('-')).length <= 1),
   cut: r(always, true),
   tr: r(always, true),
@@ -383,6 +388,8 @@ export const COMMANDS: Record<string, CommandRule> = {
   shasum: r(always, true),
   ps: r(always, true),
   seq: r(always, true),
+  sleep: r(always, true),
+  xargs: r(xargsReads),
   less: r(without('-o', '-O', '--log-file', '--LOG-FILE'), undefined, undefined, filesOf('bhjpPtTxyz')),
   more: r(always, true, undefined, filesOf()),
   find: r(without('-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls')),
@@ -413,7 +420,7 @@ export const COMMANDS: Record<string, CommandRule> = {
   eslint: r(runner(without('-o', '--output-file', '--init')), undefined, notVersion),
   prettier: r(runner(withAny('--check', '-c', '--list-different', '-l')), undefined, always),
   go: r(
-    (args) => ['test', 'vet', 'build', 'version', 'env', 'list'].includes(args[0] ?? '') && runner()(args.slice(1)),
+    (args) => ['test', 'vet', 'build', 'version', 'env', 'list'].includes(args[0] ?? '') && goFlagsRead(args.slice(1)),
     undefined,
     (args) => ['test', 'vet', 'build'].includes(args[0] ?? ''),
   ),
@@ -434,6 +441,42 @@ export const COMMANDS: Record<string, CommandRule> = {
   python: r(pythonReads, undefined, pythonCheck),
   python3: r(pythonReads, undefined, pythonCheck),
 };
+
+/**
+ * `xargs [options] COMMAND ARGS...`: the words it reads on stdin become arguments of COMMAND, so it
+ * reads only when COMMAND is one no argument can make write (`grep`, `wc`, `cat`), given arguments
+ * its own check passes. With no COMMAND it runs `echo`.
+ */
+function xargsReads(args: readonly string[]): boolean {
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (/^-[0prtx]+$/.test(a) || ['--null', '--no-run-if-empty', '--verbose', '--exit'].includes(a)) continue;
+    if (/^-[nLPsdEa]$/.test(a) || a === '-I')
+      i++; // the value is the next word
+    else if (
+      !/^-[nLPsdEaIiel]./.test(a) &&
+      !/^--(max-args|max-lines|max-procs|max-chars|delimiter|eof|arg-file|replace)=/.test(a)
+    )
+      return false;
+  }
+  const command = args[i];
+  if (command === undefined) return true;
+  const rule = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  return rule?.anyArgs === true && rule.check(args.slice(i + 1));
+}
+
+/**
+ * Go's flags are whole words after one or two dashes (`-run`, `-timeout=30s`), never bundles of
+ * letters: none of them may be an update, a fix, a watch or `go env -w`.
+ */
+const GO_WRITES = new Set(['u', 'w', 'update', 'updateSnapshot', 'fix', 'write', 'watch', 'watchAll']);
+const goFlagsRead: ArgsCheck = (args) =>
+  !args.some((a) => /^--?[A-Za-z]/.test(a) && GO_WRITES.has(a.replace(/^--?/, '').split('=')[0]!));
 
 function pythonReads(args: readonly string[]): boolean {
   if (args.length === 1 && args[0] === '--version') return true;
