@@ -77,7 +77,9 @@ const label = (o: ToolOutcome) =>
 /**
  * Runs the scripted demo agent: each scenario is one session driven through
  * `createToolLoop` against simulated infrastructure tools, classified with
- * the reference preset. No model is needed.
+ * the reference preset; a scenario with `binding` (the payments one) runs on a
+ * session with target binding, its own tools and rules, and tells the session
+ * each user message. No model is needed.
  *
  * @example
  * const runs = await runDemoAgent({ outDir: 'recordings', log: console.log });
