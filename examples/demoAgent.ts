@@ -2,10 +2,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileRecorder } from '../src/node/index.js';
 import {
+  createClassifier,
   createSafetySession,
   createToolLoop,
   pulseClassifier,
   type ClassifiedCall,
+  type EscalationAnswer,
   type RecordingEntry,
   type SessionRecorder,
   type SessionState,
@@ -75,7 +77,9 @@ const label = (o: ToolOutcome) =>
 /**
  * Runs the scripted demo agent: each scenario is one session driven through
  * `createToolLoop` against simulated infrastructure tools, classified with
- * the reference preset. No model is needed.
+ * the reference preset; a scenario with `binding` (the payments one) runs on a
+ * session with target binding, its own tools and rules, and tells the session
+ * each user message. No model is needed.
  *
  * @example
  * const runs = await runDemoAgent({ outDir: 'recordings', log: console.log });
@@ -123,18 +127,32 @@ async function runScenario(
   const recorder: SessionRecorder = { record: (entry: RecordingEntry) => recorders.forEach((r) => r.record(entry)) };
 
   const infra = createDemoInfrastructure();
-  const session = createSafetySession({ id: sessionId, now, recorder });
+  const { binding } = scenario;
+  const tools = binding?.createTools();
+  const session = createSafetySession({ id: sessionId, now, recorder, ...(binding && { targets: 'bind' as const }) });
   let answers: string[] = [];
+  let approvals: EscalationAnswer[] = [];
   const loop = createToolLoop({
     session,
-    classify: pulseClassifier,
+    classify: binding ? createClassifier(binding.rules) : pulseClassifier,
     mustRunInOrder: referenceMustRunInOrder,
     // With real delays every tool takes delayMs: the limit is on top of that.
     ...(scenario.toolTimeoutMs !== undefined && { toolTimeoutMs: scenario.toolTimeoutMs + delayMs }),
+    ...(binding && {
+      escalate: binding.escalate,
+      async onEscalate(block) {
+        const answer = approvals.shift() ?? 'deny';
+        const decision = typeof answer === 'string' ? answer : answer.decision;
+        log(
+          `   asks a person about ${block.reasonCode} ${JSON.stringify(block.toJSON().details['targets'] ?? [])}: ${decision}`,
+        );
+        return answer;
+      },
+    }),
     async execute(call: ToolCall, signal: AbortSignal) {
       await think(400); // every tool takes a while, in simulated time and (with delayMs) in real time
       if (call.name === 'pulse_question') return { answer: answers.shift() ?? '(no answer)' };
-      return infra.run(call, signal);
+      return tools ? tools(call.name, call.args) : infra.run(call, signal);
     },
   });
 
@@ -160,7 +178,10 @@ async function runScenario(
   async function runTurn(turn: ScriptedTurn, t: number) {
     loop.startTurn();
     answers = [...(turn.answers ?? [])];
+    approvals = [...(turn.approvals ?? [])];
     log(`user: ${turn.user}`);
+    // With binding the session is told what the user said: a target the user named is validated by their words.
+    if (binding) session.userMessage(turn.user);
     if (turn.preResolved) {
       session.targetEstablished();
       log('   (the resources the user named were resolved before the loop started)');

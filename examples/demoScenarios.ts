@@ -1,3 +1,6 @@
+import type { BlockReasonCode, ClassifierRules, EscalationAnswer } from '../src/index.js';
+import { TARGET_BINDING_SCENARIO } from './demoPayments.js';
+
 /*
  * The demo agent's script: what a model would have said, turn by turn,
  * including the unsafe moves real models make. Each call and final answer
@@ -10,6 +13,7 @@ export type Expectation =
   | 'FSM_BLOCKED:NO_VALIDATED_TARGET'
   | 'FSM_BLOCKED:UNVERIFIED_WRITE'
   | 'FSM_BLOCKED:WRITE_IN_FLIGHT'
+  | 'FSM_BLOCKED:TARGET_NOT_VALIDATED'
   | 'LOOK_BEFORE_ASKING'
   | 'LOOP_DETECTED'
   | 'TOOL_ERROR'
@@ -31,6 +35,8 @@ export interface ScriptedTurn {
   preResolved?: boolean;
   /** What the user answers to the model's questions, in order. */
   answers?: string[];
+  /** What the person answers, in order, when a block is escalated (a scenario with `binding`). */
+  approvals?: EscalationAnswer[];
   responses: ScriptedResponse[];
 }
 
@@ -40,6 +46,16 @@ export interface DemoScenario {
   turns: ScriptedTurn[];
   /** Per-call time limit for this scenario's loop. */
   toolTimeoutMs?: number;
+  /**
+   * Target binding: the session binds writes to validated targets (`targets: 'bind'`) and is told
+   * each turn's user message; calls are classified by `rules` and run against `createTools()`
+   * instead of the simulated infrastructure, and blocks for `escalate` go to a person.
+   */
+  binding?: {
+    rules: ClassifierRules;
+    createTools: () => (name: string, args: unknown) => unknown;
+    escalate: BlockReasonCode[];
+  };
 }
 
 const call = (name: string, args: Record<string, unknown>, expect: Expectation = 'ok'): ScriptedCall => ({
@@ -332,4 +348,5 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
       },
     ],
   },
+  TARGET_BINDING_SCENARIO,
 ];

@@ -2,10 +2,11 @@
  * npm start: build what is missing (the library and the app), serve the
  * visualiser, and start a real agent process that streams the demo's
  * scenarios to it once, one labelled live session each, so the printed URL
- * shows one at once. Beside it, the scripted Patrol demo runs once (a small
- * fake inventory, a model that misses a failing disk, the evaluation pass
- * catching it) and its recording is written to recordings/, with a second
- * URL that opens it on the Patrol machine. Ctrl-C stops the agent first,
+ * shows one at once; a second URL opens the target-binding session, whose
+ * context panel says where each validated target came from. Beside it, the
+ * scripted Patrol demo runs once (a small fake inventory, a model that misses
+ * a failing disk, the evaluation pass catching it) and its recording is
+ * written to recordings/, with a third URL that opens it on the Patrol machine. Ctrl-C stops the agent first,
  * then the server: no "lost the connection" noise on the way out.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_SCENARIOS } from '../examples/demoScenarios.js';
+import { TARGET_BINDING_SCENARIO } from '../examples/demoPayments.js';
 import { runPatrolDemo } from '../examples/patrolDemo.js';
 import { patrolRecordingText } from '../src/patrol/index.js';
 import { serveApp } from '../src/server/index.js';
@@ -60,6 +62,10 @@ const agent = spawn(
 console.log('\nassistant-safety visualiser: open this URL in your browser (live sessions are streaming):');
 console.log(server.url);
 console.log(`(the demo plays its ${DEMO_SCENARIOS.length} scenarios once, one live session each; Ctrl-C to stop)`);
+console.log(
+  `\n"${TARGET_BINDING_SCENARIO.title}" shows where each validated target came from (the context panel); it opens here once its session starts:`,
+);
+console.log(`${server.url}&mode=live&session=demo-${TARGET_BINDING_SCENARIO.name}`);
 const { record } = patrol.result;
 console.log(
   `\nThe Patrol demo: ${record.signals.length} signals, ${record.unmatchedBeforeEvaluation.length} missed by the model and caught by the evaluation pass. Replay it on the Patrol machine:`,

@@ -119,6 +119,15 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
       live.follow(initialSession);
     }
   }, [mode, live.sessions, live.followed, autoFollow]);
+  // A session a link asked for that the hub does not list (yet): said, until it comes or another is picked.
+  const awaited =
+    mode === 'live' &&
+    !autoFollow &&
+    !live.followed &&
+    initialSession &&
+    !live.sessions.some((s) => s.id === initialSession)
+      ? initialSession
+      : undefined;
   const pickSession = useCallback(
     (id: string) => {
       setAutoFollow(false);
@@ -333,6 +342,7 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
                   onFollow={pickSession}
                   autoFollow={autoFollow}
                   onAutoFollow={setAutoFollow}
+                  awaited={awaited}
                 />
               ) : (
                 <p className="muted">Live sessions need the server: run `assistant-safety serve`.</p>
@@ -352,7 +362,9 @@ export function App({ fromServer, initialMode = 'recordings', initialRecording, 
           <main className="center">
             {diagram}
             <div className="track-bar">
-              <span className="track-title">{track ? track.title : 'Nothing open'}</span>
+              <span className="track-title">
+                {track ? track.title : awaited ? `waiting for session ${awaited}` : 'Nothing open'}
+              </span>
               {track?.warning && <span className="warning">{track.warning}</span>}
               {analyzer && (
                 <span className="analysis muted" data-testid="analysis-status">

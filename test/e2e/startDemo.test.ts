@@ -68,6 +68,8 @@ describe('the live demo as a first impression', () => {
     process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     expect(out).toMatch(/the demo plays its \d+ scenarios once/);
+    // A link to the target-binding session, which the app follows once the agent streams it.
+    expect(out).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]+&mode=live&session=demo-target-binding$/m);
     expect(out).not.toMatch(/lost the connection|will retry/);
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRecording, replayRecording, type RecordingEntry } from 'assistant-safety';
+import { applyCall, createSafetySession, parseRecording, replayRecording, type RecordingEntry } from 'assistant-safety';
 import { describe, expect, it } from 'vitest';
 import { DEMO_SCENARIOS, runDemoAgent } from '../../examples/demoAgent.js';
 import { main } from '../../src/cli/main.js';
@@ -67,6 +67,41 @@ describe('the demo agent', () => {
       'LOOK_BEFORE_ASKING',
       'LOOK_BEFORE_ASKING',
     ]);
+    // The injected IBAN (a person denies it) and the payment only a mail named (a person approves it).
+    expect(blocks.get('demo-target-binding')).toEqual(['TARGET_NOT_VALIDATED', 'TARGET_NOT_VALIDATED']);
+  });
+
+  it("should bind the payments to validated targets: the user's words, a discovery, a call, a person, never the memo", async () => {
+    const entries: RecordingEntry[] = [];
+    const [run] = await runDemoAgent({
+      scenarios: ['target-binding'],
+      recorderFor: () => ({ record: (e) => void entries.push(e) }),
+    });
+    expect(run!.mismatches).toEqual([]);
+    expect(replayRecording(entries).divergences).toEqual([]);
+    // The session as the app rebuilds it, entry by entry: where each validated target came from.
+    expect(entries[0]!.call).toMatchObject({ type: 'create', config: { targets: 'bind' } });
+    let at = entries[0]!.at;
+    const session = createSafetySession({ targets: 'bind', now: () => at });
+    const sourcesAt = new Map<number, Record<string, string>>();
+    for (const entry of entries.slice(1)) {
+      at = entry.at;
+      applyCall(session, entry.call);
+      sourcesAt.set(entry.seq, Object.fromEntries(session.context.provenance.map((p) => [p.target, p.source])));
+    }
+    const refused = entries.find((e) => e.decision === 'blocked')!;
+    expect(refused.call).toMatchObject({ tool: 'send_money', targets: ['iban:DE89370400440532013000'] });
+    // At the injected transfer: a listed invoice, an invoice its own read named, the IBAN the user typed.
+    expect(sourcesAt.get(refused.seq)).toEqual({
+      'invoice:INV-2307': 'discovery',
+      'invoice:INV-2291': 'tool',
+      'iban:GB29NWBK60161331926819': 'user',
+    });
+    const approved = entries.find((e) => e.call.type === 'attest')!;
+    expect(approved.call).toMatchObject({ by: 'dana (finance)', targets: ['payment:PAY-5531'] });
+    expect(sourcesAt.get(approved.seq)?.['payment:PAY-5531']).toBe('human');
+    expect(entries.filter((e) => e.call.type === 'attest')).toHaveLength(1);
+    expect(entries.filter((e) => e.call.type === 'userMessage')).toHaveLength(2);
   });
 
   it('should run live for a streaming viewer: wall clock, real delays, every entry to recorderFor', async () => {
@@ -99,7 +134,7 @@ describe('the demo agent', () => {
     const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'examples/demo-agent.ts', '--out', outDir], {
       encoding: 'utf8',
     });
-    expect(stdout).toContain('wrote 8 recordings');
+    expect(stdout).toContain(`wrote ${DEMO_SCENARIOS.length} recordings`);
     expect(stdout).toContain('FSM_BLOCKED:WRITE_IN_FLIGHT');
     const fresh = readdirSync(outDir).sort();
     expect(fresh).toEqual(DEMO_SCENARIOS.map((s) => `${s.name}.jsonl`).sort());

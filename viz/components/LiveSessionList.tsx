@@ -18,6 +18,7 @@ export function LiveSessionList({
   onFollow,
   autoFollow,
   onAutoFollow,
+  awaited,
 }: {
   status: LiveStatus;
   sessions: LiveSessionInfo[];
@@ -27,6 +28,8 @@ export function LiveSessionList({
   /** Follow each new session as it appears. */
   autoFollow: boolean;
   onAutoFollow: (on: boolean) => void;
+  /** A session asked for by a link (`?session=`) that the hub does not know (yet). */
+  awaited?: string | undefined;
 }) {
   // The hub lists sessions by their start time (their own clock), oldest first: the newest is last.
   const newestFirst = [...sessions].reverse();
@@ -51,6 +54,11 @@ export function LiveSessionList({
           <span className="dot dot-on" /> agent connected <span className="dot dot-off" /> session ended
         </p>
       </div>
+      {awaited !== undefined && (
+        <p className="muted" data-testid="live-awaited">
+          Session <code>{awaited}</code> is not known (yet): it will show here when its agent connects.
+        </p>
+      )}
       {sessions.length === 0 && (
         <p className="muted">
           No live session yet. An agent streams one with <code>createLiveRecorder({'{ url }'})</code>.
