@@ -81,7 +81,11 @@ function setCall(calls: SafetyContext['calls'], id: string, call: SafetyContext[
  */
 function addValidated(draft: SafetyContext, added: readonly TargetProvenance[]): void {
   if (draft.config.targets !== 'bind' || added.length === 0) return;
-  const fresh = added.filter((p, i) => added.findIndex((q) => q.target === p.target) === i);
+  // A target validated again keeps where it first came from (the user's words stay the source after
+  // a read of it) and moves to the end, the most recently used, which the cap keeps longest.
+  const fresh = added
+    .filter((p, i) => added.findIndex((q) => q.target === p.target) === i)
+    .map((p) => draft.provenance.find((q) => q.target === p.target) ?? p);
   const isFresh = (t: string) => fresh.some((p) => p.target === t);
   let targets = [...draft.validatedTargets.filter((t) => !isFresh(t)), ...fresh.map((p) => p.target)];
   let provenance = [...draft.provenance.filter((p) => !isFresh(p.target)), ...fresh];

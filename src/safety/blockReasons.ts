@@ -56,7 +56,7 @@ export const BLOCK_REASONS = {
   },
   TARGET_NOT_VALIDATED: {
     message:
-      'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must be established by discovery or a read in this session.',
+      'POLICY_BLOCKED: the write names a target that has not been validated. Each target of a write must come from the user’s words, a discovery or a read in this session, or a person’s approval.',
     evidence: 'target',
     escalates: true,
   },

@@ -42,7 +42,7 @@ async function expectPanelAtRefusal(page: Page) {
   await expect.poll(() => page.getByTestId('validated-target').count(), { timeout: 15_000 }).toBe(3);
   expect(await validatedTargets(page)).toEqual({
     'invoice:INV-2307': 'from result field invoices.id of list_invoices',
-    'invoice:INV-2291': 'from tool get_invoice (named in its call)',
+    'invoice:INV-2291': 'from result field invoices.id of list_invoices',
     'iban:GB29NWBK60161331926819': `from the user's words: "gb29nwbk60161331926819"`,
   });
   expect(await page.getByTestId('validated-targets').locator('h3').textContent()).toBe('Validated targets (3)');

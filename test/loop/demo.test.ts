@@ -71,7 +71,7 @@ describe('the demo agent', () => {
     expect(blocks.get('demo-target-binding')).toEqual(['TARGET_NOT_VALIDATED', 'TARGET_NOT_VALIDATED']);
   });
 
-  it("should bind the payments to validated targets: the user's words, a discovery, a call, a person, never the memo", async () => {
+  it("should bind the payments to validated targets: the user's words, a discovery, a person, never the memo", async () => {
     const entries: RecordingEntry[] = [];
     const [run] = await runDemoAgent({
       scenarios: ['target-binding'],
@@ -91,10 +91,11 @@ describe('the demo agent', () => {
     }
     const refused = entries.find((e) => e.decision === 'blocked')!;
     expect(refused.call).toMatchObject({ tool: 'send_money', targets: ['iban:DE89370400440532013000'] });
-    // At the injected transfer: a listed invoice, an invoice its own read named, the IBAN the user typed.
+    // At the injected transfer: two listed invoices (INV-2291 keeps the listing as its source after
+    // its own read named it), the IBAN the user typed.
     expect(sourcesAt.get(refused.seq)).toEqual({
       'invoice:INV-2307': 'discovery',
-      'invoice:INV-2291': 'tool',
+      'invoice:INV-2291': 'discovery',
       'iban:GB29NWBK60161331926819': 'user',
     });
     const approved = entries.find((e) => e.call.type === 'attest')!;

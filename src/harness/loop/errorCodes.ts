@@ -71,6 +71,6 @@ export const ERROR_CODE_MEANINGS: Readonly<Record<ToolOutcomeCode | ToolLoopErro
   INVALID_OPTIONS: 'thrown by createToolLoop: an option is missing or malformed (the message names it)',
   INVALID_TOOL_CALL: 'thrown by runBatch: the batch is malformed (the message names the call and field); nothing ran',
   INVALID_CLASSIFICATION:
-    'thrown by runBatch: the classifier returned no tool kind; nothing ran (one that throws is judged a write, and `onWarning` is told)',
+    'thrown by runBatch: the classifier returned no tool kind; nothing ran (one that throws is judged a write, with a target nothing validates, and `onWarning` is told)',
   BATCH_IN_PROGRESS: 'thrown by runBatch: another batch of this loop is still running; nothing ran',
 };
