@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFigure, type Figure } from './measure.js';
+import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../src/cli/hookFast.js';
 
 /*
  * The Claude Code hook end to end: process start to answer, one process per event, as Claude Code
@@ -97,9 +99,10 @@ export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
     const { port, token } = JSON.parse(readFileSync(serveFile, 'utf8')) as { port: number; token: string };
     const overHttp = async () => {
       const start = performance.now();
+      const nonce = randomBytes(16).toString('hex');
       const res = await fetch(`http://127.0.0.1:${port}/`, {
         method: 'POST',
-        headers: { 'x-assistant-safety-hook-token': token },
+        headers: { [HOOK_NONCE_HEADER]: nonce, [HOOK_PROOF_HEADER]: hookProof(token, nonce) },
         body: JSON.stringify({ args: [], input: event() }),
       });
       const answer = (await res.json()) as { code: number; err: string };
@@ -160,7 +163,7 @@ export async function hookFigures(sizes: HookSizes): Promise<Figure[]> {
         unit: 'ms',
         better: 'lower',
         runs: runs.http,
-        note: 'what an HTTP hook entry would cost: a POST with the token, the answer decided and saved',
+        note: "what an HTTP hook entry would cost: a POST with the token's proof, the answer decided and saved",
       }),
     ];
   } finally {

@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -11,10 +12,35 @@ import { MAX_TIMER_MS } from '../core/timerDelay.js';
  * gate is loaded and decides here, as always. Once the event was sent, the server's silence is
  * never taken as "decide here": the server may have decided already (a call begun twice would
  * be let through), so it is a refusal (exit 2).
+ *
+ * The token never travels: serve.json can outlive its server (killed, or the machine restarted),
+ * and any local user may listen on the port it names. So the event goes only to a server whose
+ * pid is alive and this user's, the request carries a proof (an HMAC of a fresh nonce under the
+ * token) instead of the token, and an answer counts only with the server's proof of its own
+ * (the nonce and the answer's bytes, under the token): a squatter learns no token and decides nothing.
  */
 
 const SERVE_FILE = 'serve.json';
-const HOOK_TOKEN_HEADER = 'x-assistant-safety-hook-token';
+/** The largest request `hook serve` reads; a larger event is decided in the command. */
+export const HOOK_MAX_BODY = 4 * 1024 * 1024;
+/** The request's fresh nonce (32 hex digits). */
+export const HOOK_NONCE_HEADER = 'x-assistant-safety-hook-nonce';
+/** The request's proof (HMAC of the nonce), and the answer's (HMAC of the nonce and the answer's bytes). */
+export const HOOK_PROOF_HEADER = 'x-assistant-safety-hook-proof';
+
+/** What only a holder of `token` can compute: the proof of a request (`body` undefined) or of an answer. */
+export function hookProof(token: string, nonce: string, body?: Buffer): string {
+  const mac = createHmac('sha256', token).update(body === undefined ? `request\n${nonce}` : `answer\n${nonce}\n`);
+  if (body !== undefined) mac.update(body);
+  return mac.digest('hex');
+}
+
+/** `given` is `expected`, compared in constant time. */
+export function sameProof(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 interface Answer {
   code: number;
@@ -43,15 +69,26 @@ function readStdin(ms: number): Promise<string | undefined> {
   });
 }
 
-/** The server of this state folder, if its file is this user's alone. */
+/** The process `pid` runs and is this user's (signal 0 checks both, sending nothing). */
+function alive(pid: unknown): boolean {
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false; // ESRCH: gone; EPERM: another user's process took its number
+  }
+}
+
+/** The server of this state folder, if its file is this user's alone and its process still runs. */
 function server(dir: string): { port: number; token: string } | undefined {
   const file = join(dir, SERVE_FILE);
   try {
     const stats = lstatSync(file);
     const uid = process.getuid?.();
     if (!stats.isFile() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o077) !== 0) return undefined;
-    const value = JSON.parse(readFileSync(file, 'utf8')) as { port?: unknown; token?: unknown };
-    if (typeof value.port !== 'number' || typeof value.token !== 'string') return undefined;
+    const value = JSON.parse(readFileSync(file, 'utf8')) as { port?: unknown; token?: unknown; pid?: unknown };
+    if (typeof value.port !== 'number' || typeof value.token !== 'string' || !alive(value.pid)) return undefined;
     return { port: value.port, token: value.token };
   } catch {
     return undefined;
@@ -71,8 +108,12 @@ function ask(
 ): Promise<Answer | 'absent' | string> {
   return new Promise((resolve) => {
     const body = Buffer.from(JSON.stringify({ args, input }), 'utf8');
+    // Sent, it would be refused (413) and so the call: decided here instead, as without the server.
+    if (body.length > HOOK_MAX_BODY) return resolve('absent');
+    const nonce = randomBytes(16).toString('hex');
     const head =
-      `POST / HTTP/1.1\r\nhost: 127.0.0.1:${target.port}\r\n${HOOK_TOKEN_HEADER}: ${target.token}\r\n` +
+      `POST / HTTP/1.1\r\nhost: 127.0.0.1:${target.port}\r\n${HOOK_NONCE_HEADER}: ${nonce}\r\n` +
+      `${HOOK_PROOF_HEADER}: ${hookProof(target.token, nonce)}\r\n` +
       `content-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`;
     let sent = false;
     const chunks: Buffer[] = [];
@@ -85,27 +126,45 @@ function ask(
       socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
     });
     socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('end', () => resolve(answerOf(Buffer.concat(chunks))));
+    socket.on('end', () => resolve(answerOf(Buffer.concat(chunks), target.token, nonce)));
     socket.on('error', (e) => resolve(sent ? `the hook server failed: ${e.message}` : 'absent'));
   });
 }
 
-/** The server's answer from its whole response: a status line, headers with the length, the JSON body. */
-function answerOf(response: Buffer): Answer | 'absent' | string {
+/**
+ * The server's answer from its whole response: a status line, headers with the length and the
+ * proof, the JSON body. A whole answer without the server's proof came from another process on
+ * the port, which decided nothing: `'absent'`, as a 401 (another server, or an older hook serve).
+ */
+function answerOf(response: Buffer, token: string, nonce: string): Answer | 'absent' | string {
   const split = response.indexOf('\r\n\r\n');
   const head = response.subarray(0, split < 0 ? response.length : split).toString('latin1');
   const status = /^HTTP\/1\.[01] (\d{3}) /.exec(head)?.[1];
   if (status === '401') return 'absent'; // another server took the port: not ours
   const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
   const body = split < 0 ? undefined : response.subarray(split + 4);
-  if (status !== '200' || length === undefined || body === undefined || body.length !== Number(length))
+  if (length === undefined || body === undefined || body.length !== Number(length))
     return `the hook server answered ${status ?? 'nothing'} without an answer`;
+  const proof = new RegExp(`\r\n${HOOK_PROOF_HEADER}: *([0-9a-f]+)`, 'i').exec(head)?.[1];
+  if (!sameProof(proof, hookProof(token, nonce, body))) return 'absent';
+  if (status !== '200') return `the hook server answered ${status}: ${errorOf(body)}`;
   try {
     const answer = JSON.parse(body.toString('utf8')) as Answer;
     if (typeof answer.code !== 'number') throw new TypeError('no code');
     return answer;
   } catch {
     return `the hook server answered ${status} without an answer`;
+  }
+}
+
+/** The `error` a refusal's JSON body carries, or its text. */
+function errorOf(body: Buffer): string {
+  const text = body.toString('utf8');
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    return typeof error === 'string' ? error : text;
+  } catch {
+    return text;
   }
 }
 

@@ -1,25 +1,65 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../node/stateDir.js';
 import { runClaudeCodeHook } from './hookClaudeCode.js';
 import type { CliIO } from './Command.js';
+import { HOOK_MAX_BODY as MAX_BODY, HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof, sameProof } from './hookFast.js';
 
 /*
  * `assistant-safety hook serve`: the hook resident. The hook command's small entry (hookFast.ts)
  * sends each event here instead of loading the gate in a new process; the answer is the one the
  * command would give (the same function runs it, with the event's own options). The server
  * listens on 127.0.0.1 only, on a port of the system's choosing, and answers only requests that
- * carry its token; both are in `<state folder>/serve.json` (mode 0600, in the 0700 state folder).
+ * prove they know its token (an HMAC of a fresh nonce: the token itself never travels, see
+ * hookFast.ts), with its own proof; port, token and pid are in `<state folder>/serve.json` (mode
+ * 0600, in the 0700 state folder). Any other request gets a status and a JSON `{ error }`.
  */
 
 /** The file through which hook commands find the resident server. */
 const SERVE_FILE = 'serve.json';
-/** The header carrying the server's token. */
-const HOOK_TOKEN_HEADER = 'x-assistant-safety-hook-token';
-const MAX_BODY = 4 * 1024 * 1024;
+
+/** A JSON answer with its length (never chunked: the hook's small entry reads it off a plain socket). */
+function reply(res: ServerResponse, status: number, value: unknown, proof?: { token: string; nonce: string }): void {
+  const text = Buffer.from(JSON.stringify(value), 'utf8');
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': text.length,
+    'cache-control': 'no-store',
+    ...(proof && { [HOOK_PROOF_HEADER]: hookProof(proof.token, proof.nonce, text) }),
+  });
+  res.end(text);
+}
+
+/** Why a request is not the hook command's (status, error), or the nonce it proved the token with. */
+function refusal(req: IncomingMessage, port: number, token: string): [number, string] | { nonce: string } {
+  // A page reaching 127.0.0.1 through DNS rebinding sends its own host name.
+  if (req.headers.host !== `127.0.0.1:${port}`) return [403, 'unexpected Host header'];
+  if (req.method !== 'POST') return [405, 'only POST'];
+  const nonce = req.headers[HOOK_NONCE_HEADER];
+  const proof = req.headers[HOOK_PROOF_HEADER];
+  if (typeof nonce !== 'string' || !/^[0-9a-f]{32}$/.test(nonce) || typeof proof !== 'string')
+    return [401, `a request needs ${HOOK_NONCE_HEADER} (32 hex digits) and ${HOOK_PROOF_HEADER}`];
+  if (!sameProof(proof, hookProof(token, nonce))) return [401, `wrong ${HOOK_PROOF_HEADER}`];
+  return { nonce };
+}
+
+/** The request's args and input, or what is wrong with its body. */
+function eventOf(text: string): { args: string[]; input: string } | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (e) {
+    return `the body is not JSON: ${(e as Error).message}`;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  const { args, input } = body as { args?: unknown; input?: unknown };
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return 'args: not an array of strings';
+  if (typeof input !== 'string') return 'input: not a string';
+  return { args, input };
+}
 
 /** A running hook server. */
 export interface HookServer {
@@ -32,45 +72,53 @@ export interface HookServer {
 /** Starts the resident hook server for a state folder. */
 export async function startHookServer(stateDir: string): Promise<HookServer> {
   const token = randomBytes(24).toString('hex');
-  const expected = Buffer.from(token);
   let handled = 0;
-  const server: Server = createServer((req, res) => {
-    const given = Buffer.from(String(req.headers[HOOK_TOKEN_HEADER] ?? ''));
-    if (req.method !== 'POST' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      res.writeHead(req.method !== 'POST' ? 405 : 401).end();
-      return;
+  let port = 0;
+  // A client that is slow to send its request is cut (Node's defaults are minutes, checked every 30 s).
+  const limits = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1000 };
+  const server: Server = createServer(limits, (req, res) => {
+    const checked = refusal(req, port, token);
+    if (Array.isArray(checked)) {
+      if (checked[0] === 405) res.setHeader('allow', 'POST');
+      res.setHeader('connection', 'close'); // its body, if any, is not read
+      return reply(res, checked[0], { error: checked[1] });
     }
+    const proof = { token, nonce: checked.nonce };
+    const tooLarge = () => {
+      res.setHeader('connection', 'close');
+      reply(res, 413, { error: `the body is larger than ${MAX_BODY} bytes` }, proof);
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
+      if (size > MAX_BODY) return;
       size += c.length;
-      if (size > MAX_BODY) req.destroy();
-      else chunks.push(c);
+      if (size > MAX_BODY) {
+        chunks.length = 0;
+        tooLarge();
+      } else chunks.push(c);
     });
     req.on('end', () => {
-      let body: { args?: unknown; input?: unknown };
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
-      } catch {
-        res.writeHead(400).end();
-        return;
-      }
-      const args = Array.isArray(body.args) && body.args.every((a) => typeof a === 'string') ? body.args : undefined;
-      if (args === undefined || typeof body.input !== 'string') {
-        res.writeHead(400).end();
-        return;
-      }
-      const input = body.input;
+      if (size > MAX_BODY) return;
+      const event = eventOf(Buffer.concat(chunks).toString('utf8'));
+      if (typeof event === 'string') return reply(res, 400, { error: event }, proof);
+      const { args, input } = event;
       let out = '';
       let err = '';
       const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };
       runClaudeCodeHook(['--state-dir', stateDir, ...args], io, async () => input).then(
         (code) => {
           handled++;
-          answer(res, { code, out, err });
+          reply(res, 200, { code, out, err }, proof);
         },
         (e: unknown) =>
-          answer(res, { code: 2, out: '', err: `assistant-safety hook: ${String(e)}; the call is refused\n` }),
+          reply(
+            res,
+            200,
+            { code: 2, out: '', err: `assistant-safety hook: ${String(e)}; the call is refused\n` },
+            proof,
+          ),
       );
     });
   });
@@ -78,7 +126,7 @@ export async function startHookServer(stateDir: string): Promise<HookServer> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as { port: number }).port;
+  port = (server.address() as { port: number }).port;
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   chmodSync(stateDir, 0o700);
   const file = join(stateDir, SERVE_FILE);
@@ -112,10 +160,4 @@ export async function runHookServe(argv: string[], io: CliIO): Promise<number> {
   });
   await server.close();
   return 0;
-}
-
-/** The answer with its length (never chunked): the hook's small entry reads it off a plain socket. */
-function answer(res: ServerResponse, body: { code: number; out: string; err: string }): void {
-  const text = Buffer.from(JSON.stringify(body), 'utf8');
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length }).end(text);
 }

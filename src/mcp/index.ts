@@ -24,4 +24,4 @@ export { ANNOTATION_TRUST } from './annotationTrust.js';
 export type { AnnotationTrust } from './annotationTrust.js';
 export { listServerTools } from './listServerTools.js';
 export { listenHttp } from './listenHttp.js';
-export type { HttpGateway, HttpGatewayOptions } from './listenHttp.js';
+export type { HttpGateway, HttpGatewayOptions, HttpGatewayTimeouts } from './listenHttp.js';

@@ -38,7 +38,26 @@ export interface HttpGatewayOptions {
   maxSessions?: number;
   /** An MCP session with no request for this long ends, its server process with it. Default 10 min. */
   idleTimeoutMs?: number;
+  /** How long a client may take to send a request; default 10 s for the headers, 30 s for the whole request, checked every second. */
+  timeouts?: Partial<HttpGatewayTimeouts>;
 }
+
+/** How long a client may take to send a request (not how long its answer may take: a tool call runs as long as it runs). */
+export interface HttpGatewayTimeouts {
+  /** All of a request's headers within this, ms (then the connection closes). */
+  headersMs: number;
+  /** The whole request, body included, within this, ms (then `408` and the connection closes). */
+  requestMs: number;
+  /** How often the two are checked, ms (Node's own default is 30 s). */
+  checkIntervalMs: number;
+}
+
+/** The gateway's timeouts unless `timeouts` says otherwise (Node's own are 60 s and 300 s). */
+const DEFAULT_HTTP_TIMEOUTS: HttpGatewayTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  checkIntervalMs: 1000,
+};
 
 /** A running Streamable HTTP gateway. See {@link listenHttp}. */
 export interface HttpGateway {
@@ -100,6 +119,7 @@ const OPTION_KEYS = keysOf<HttpGatewayOptions>({
   maxBodyBytes: true,
   maxSessions: true,
   idleTimeoutMs: true,
+  timeouts: true,
 });
 
 /**
@@ -156,18 +176,31 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   sweep.unref();
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      log(`http: ${(e as Error).message}`);
-      if (!res.headersSent) jsonError(res, 500, -32603, 'internal error');
-      else res.end();
-    });
-  });
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  const server = createServer(
+    {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs), // node refuses more
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => {
+      void handle(req, res).catch((e: unknown) => {
+        log(`http: ${(e as Error).message}`);
+        if (!res.headersSent) jsonError(res, 500, -32603, 'internal error');
+        else res.end();
+      });
+    },
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!allowedHosts.has(req.headers.host ?? ''))
       return jsonError(res, 403, JSONRPC_INVALID_REQUEST, 'host not allowed');
+    // A browser page on another site sends its own origin (the MCP transport requires this check).
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      return jsonError(res, 403, JSONRPC_INVALID_REQUEST, `origin not allowed: ${origin.slice(0, 100)}`);
     if (!sameToken(req.headers.authorization, token))
       return jsonError(res, 401, JSONRPC_INVALID_REQUEST, 'missing or wrong bearer token');
     if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH)
@@ -180,8 +213,17 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       hold(sessionId, req, res);
       return transport.handleRequest(req, res);
     }
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      res.setHeader('allow', 'GET, POST, DELETE');
+      return jsonError(res, 405, JSONRPC_INVALID_REQUEST, `${req.method} is not an MCP method: GET, POST or DELETE`);
+    }
     if (req.method !== 'POST')
       return jsonError(res, 400, JSONRPC_INVALID_REQUEST, 'an MCP session starts with a POST of initialize');
+    // Declared too large: refused before a byte of it is read (the rest is not read: the connection closes).
+    if (Number(req.headers['content-length'] ?? 0) > maxBody) {
+      res.setHeader('connection', 'close');
+      return jsonError(res, 413, JSONRPC_INVALID_REQUEST, `body over ${maxBody} bytes`);
+    }
     const text = await readBody(req, maxBody);
     if (text === undefined) return jsonError(res, 413, JSONRPC_INVALID_REQUEST, `body over ${maxBody} bytes`);
     let body: unknown;
@@ -288,6 +330,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   });
   const { port } = server.address() as AddressInfo;
   allowedHosts = new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`]);
+  allowedOrigins = new Set([...allowedHosts].map((h) => `http://${h}`));
   return {
     url: `http://${host}:${port}${MCP_PATH}`,
     token,

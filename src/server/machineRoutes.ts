@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   findProtoKey,
+  jsonSyntaxError,
   MACHINE_NAME,
   MachineFileError,
   quoteName,
@@ -63,11 +64,13 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
+  const text = Buffer.concat(chunks).toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new BadRequest('the body is not JSON');
+    value = JSON.parse(text);
+  } catch (e) {
+    // Where it breaks ("the body is not JSON at line 1, column 7: …"), never the text itself.
+    throw new BadRequest(`the body is ${jsonSyntaxError(text, e)}`);
   }
   // JSON.parse makes `__proto__` an own key that validation would skip: refused wherever it is.
   const proto = findProtoKey(value);

@@ -1,10 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer } from '../../src/cli/hookServe.js';
+import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../../src/cli/hookFast.js';
+import { request } from 'node:http';
 import { root } from '../server/helpers.js';
 import { edit, events, read } from './fixtures.js';
 import { decisionOf, type HookRun } from './hookProcess.js';
@@ -98,6 +100,66 @@ describe('hook serve', () => {
     });
   }, 60_000);
 
+  it('never hands the token to a process squatting serve.json’s port, nor takes its answer', async () => {
+    // serve.json outlived its server (killed, or the machine restarted) and another local user's
+    // process listens on its port now. Before: the command sent it the token in a header and took
+    // its answer, so the squatter learnt the token and let every call through ({ code: 0 }).
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-squat-'));
+    const token = 'a'.repeat(48);
+    const received: string[] = [];
+    const allow = JSON.stringify({ code: 0, out: '', err: '' });
+    const squatter = createNetServer((socket) =>
+      socket.on('data', (d: Buffer) => {
+        received.push(String(d));
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-length: ${allow.length}\r\n\r\n${allow}`);
+      }),
+    );
+    await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', () => r()));
+    const { port } = squatter.address() as { port: number };
+    writeFileSync(join(dir, 'serve.json'), JSON.stringify({ port, token, pid: process.pid }), { mode: 0o600 });
+    try {
+      const run = await command(dir, events('squat').pre('Edit', edit(), 'w1'));
+      expect(decisionOf(run)).toEqual({ decision: 'deny', reasonCode: 'NO_VALIDATED_TARGET' });
+      expect(received.join('')).not.toContain(token);
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+  }, 60_000);
+
+  it('sends nothing when the server serve.json names has exited', async () => {
+    // Its pid is gone: whatever listens on the port now is not it, and gets no event.
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-dead-'));
+    const received: string[] = [];
+    const listener = createNetServer((socket) => socket.on('data', (d: Buffer) => received.push(String(d))));
+    await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
+    const { port } = listener.address() as { port: number };
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(join(dir, 'serve.json'), JSON.stringify({ port, token: 't', pid: gone }), { mode: 0o600 });
+    try {
+      const run = await command(dir, events('dead').pre('Edit', edit(), 'w1'));
+      expect(decisionOf(run)).toEqual({ decision: 'deny', reasonCode: 'NO_VALIDATED_TARGET' });
+      expect(received).toEqual([]);
+    } finally {
+      await new Promise((r) => listener.close(r));
+    }
+  }, 60_000);
+
+  it('decides an event larger than the server reads in the command, not refused', async () => {
+    // Before: the 5 MB Edit went to the server, which cut the request at 4 MiB, and the call was refused (exit 2).
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-big-'));
+    const server = await startHookServer(dir);
+    try {
+      const big = { ...edit(), new_string: 'x'.repeat(5 * 1024 * 1024) };
+      expect(decisionOf(await command(dir, events('big').pre('Edit', big, 'w1')))).toEqual({
+        decision: 'deny',
+        reasonCode: 'NO_VALIDATED_TARGET',
+      });
+      expect(server.handled).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('refuses the call when the server took the event and then failed to answer', async () => {
     // A listener that reads the request and hangs up, or answers without a length: the server may
     // have begun the call, so the command neither decides again nor lets it through.
@@ -106,7 +168,7 @@ describe('hook serve', () => {
       const listener = createNetServer((socket) => socket.once('data', () => socket.end(reply)));
       await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
       const { port } = listener.address() as { port: number };
-      writeFileSync(join(dir, 'serve.json'), JSON.stringify({ port, token: 't', pid: 1 }), { mode: 0o600 });
+      writeFileSync(join(dir, 'serve.json'), JSON.stringify({ port, token: 't', pid: process.pid }), { mode: 0o600 });
       try {
         const run = await command(dir, events('broken').pre('Read', read(), 'r1'));
         expect(run.code).toBe(2);
@@ -114,6 +176,66 @@ describe('hook serve', () => {
       } finally {
         await new Promise((r) => listener.close(r));
       }
+    }
+  }, 60_000);
+
+  it('answers a request that is not the hook command’s with a status and an error that names what is wrong', async () => {
+    // Before: a bare 401/405/400 with an empty body, any Host header taken, an oversized body cut mid-request.
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-errors-'));
+    const child = spawn(process.execPath, [bin, 'hook', 'serve', '--state-dir', dir], { stdio: 'ignore' });
+    try {
+      const file = join(dir, 'serve.json');
+      for (let i = 0; i < 500 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+      const { port, token } = JSON.parse(readFileSync(file, 'utf8')) as { port: number; token: string };
+      const nonce = '0123456789abcdef0123456789abcdef';
+      const signed = { [HOOK_NONCE_HEADER]: nonce, [HOOK_PROOF_HEADER]: hookProof(token, nonce) };
+      const call = (headers: Record<string, string>, body?: string, method = 'POST') =>
+        new Promise<{ status: number; error: unknown; proof: unknown; allow: unknown }>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, method, headers, agent: false }, (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += String(d)));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                error: (JSON.parse(text) as { error?: unknown }).error,
+                proof: res.headers[HOOK_PROOF_HEADER],
+                allow: res.headers.allow,
+              }),
+            );
+          });
+          req.on('error', reject);
+          if (body === undefined) req.flushHeaders();
+          else req.end(body);
+        });
+      expect(await call({ ...signed, host: `evil.example:${port}` }, '{}')).toMatchObject({
+        status: 403,
+        error: 'unexpected Host header',
+      });
+      expect(await call(signed, undefined, 'GET')).toMatchObject({ status: 405, error: 'only POST', allow: 'POST' });
+      expect(await call({ 'x-assistant-safety-hook-token': token }, '{}')).toMatchObject({
+        status: 401,
+        error: expect.stringContaining(HOOK_PROOF_HEADER) as unknown,
+      });
+      expect(await call({ ...signed, [HOOK_PROOF_HEADER]: 'f'.repeat(64) }, '{}')).toMatchObject({
+        status: 401,
+        error: `wrong ${HOOK_PROOF_HEADER}`,
+      });
+      const bad = await call(signed, '{"args": [1], ');
+      expect(bad).toMatchObject({ status: 400, error: expect.stringMatching(/^the body is not JSON: /) as unknown });
+      expect(bad.proof).toMatch(/^[0-9a-f]{64}$/);
+      expect(await call(signed, '{"args":[1],"input":"{}"}')).toMatchObject({
+        status: 400,
+        error: 'args: not an array of strings',
+      });
+      expect(await call(signed, '{"args":[]}')).toMatchObject({ status: 400, error: 'input: not a string' });
+      // Declared up front: refused before the body is read (only the headers are sent here).
+      expect(await call({ ...signed, 'content-length': String(5 * 1024 * 1024) }, undefined)).toMatchObject({
+        status: 413,
+        error: `the body is larger than ${4 * 1024 * 1024} bytes`,
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('close', r));
     }
   }, 60_000);
 });

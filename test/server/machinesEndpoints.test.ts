@@ -167,7 +167,10 @@ describe('the machine endpoints', () => {
         body,
         headers: { 'x-assistant-safety-token': server.token, 'content-type': type },
       });
-    expect((await raw('{nope')).status).toBe(400);
+    const broken = await raw('{\n  "definition": {,}\n}');
+    expect(broken.status).toBe(400);
+    // Where it breaks, not only that it does (before: "the body is not JSON").
+    expect(((await broken.json()) as { error: string }).error).toMatch(/^the body is not JSON at line 2, column 18: /);
     expect((await raw(JSON.stringify({ definition: m.json, baseVersion: m.version }), 'text/plain')).status).toBe(400);
     const missing = await put({ definition: m.json });
     expect(missing.status).toBe(400);
