@@ -5,37 +5,7 @@
  */
 
 import { sedReads, sedScripts } from './sedCommand.js';
-import { bundle, spells } from './shellOptions.js';
-
-/** A check on a command's arguments: true when the command, so called, only reads. */
-type ArgsCheck = (args: readonly string[]) => boolean;
-
-const always: ArgsCheck = () => true;
-/**
- * None of the given options: `--in-place`, `--in-place=...` and its abbreviations (`--in`), a
- * one-letter option alone or in a bundle, its value glued or not (`-ni`, `-o./out`); a
- * multi-letter option with one dash (`-delete`) as a whole word or bundled likewise.
- */
-const without =
-  (...options: string[]): ArgsCheck =>
-  (args) =>
-    !args.some((a) =>
-      options.some((o) =>
-        o.startsWith('--')
-          ? a === o || a.startsWith(`${o}=`) || (a.startsWith('--') && spells(a, o))
-          : a === o || (!a.startsWith('--') && bundle(a).includes(o.slice(1))),
-      ),
-    );
-/** Only when called with one of these arguments somewhere. */
-const withAny =
-  (...options: string[]): ArgsCheck =>
-  (args) =>
-    args.some((a) => options.some((o) => a === o || a.startsWith(`${o}=`)));
-const noArgs: ArgsCheck = (args) => args.length === 0;
-const both =
-  (...checks: ArgsCheck[]): ArgsCheck =>
-  (args) =>
-    checks.every((c) => c(args));
+import { always, noArgs, runner, without, withAny, type ArgsCheck } from './shellOptions.js';
 
 /** git subcommands that only read (with their argument checks). */
 const GIT: Record<string, ArgsCheck> = {
@@ -64,27 +34,6 @@ const GIT: Record<string, ArgsCheck> = {
 /** git options before the subcommand that take a value. `-c` is not here: it can set a pager or a hook. */
 const GIT_VALUE_OPTIONS = new Set(['-C', '--git-dir', '--work-tree']);
 const GIT_FLAG_OPTIONS = new Set(['--no-pager', '-P', '--no-optional-locks', '--bare', '--literal-pathspecs']);
-
-/** Test runners and checkers in check mode (no `--fix`, `--write`, `-u`, `--watch`). */
-export const runner = (needs: ArgsCheck = always) =>
-  both(
-    needs,
-    without(
-      '--fix',
-      '--write',
-      '-w',
-      '-u',
-      '--updateSnapshot',
-      '--update',
-      '--watch',
-      '--watchAll',
-      // a report written where the agent says (jest, vitest, pytest), a folder pytest empties first
-      '--outputFile',
-      '--junitxml',
-      '--junit-xml',
-      '--basetemp',
-    ),
-  );
 
 /**
  * Indexes of the positional arguments (not options, not option values): `short` lists the
