@@ -64,4 +64,3 @@ export const runner = (needs: ArgsCheck = always) =>
       '--basetemp',
     ),
   );
-
