@@ -96,7 +96,7 @@ function awkProgram(args: readonly string[]): { program: string; operands: numbe
  *   `$3 > 100 {print $1}` or `/a|b/ {print}`, is a comparison or a regex);
  * - a pipe from a command (`"date" | getline`): a `|` that is not `||` in a program that calls `getline`.
  */
-export function awkProgramWrites(program: string): boolean {
+function awkProgramWrites(program: string): boolean {
   const text = program.replace(/\\\r?\n/g, '');
   if (/system|@|\/inet/.test(text)) return true;
   // `||` (or) read as awk reads it, greedily from the left: a lone `|` left over is a pipe.

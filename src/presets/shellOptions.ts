@@ -12,7 +12,7 @@ export const spells = (word: string, option: string) => {
   return name.length > 2 && option.startsWith(name);
 };
 /** The letters of a bundle of one-letter options, up to the first character that is not one (`-uo./x` → `uo`). */
-export const bundle = (word: string) => (/^-[A-Za-z]/.test(word) ? /^-([A-Za-z]+)/.exec(word)![1]! : '');
+const bundle = (word: string) => (/^-[A-Za-z]/.test(word) ? /^-([A-Za-z]+)/.exec(word)![1]! : '');
 
 /** A check on a command's arguments: true when the command, so called, only reads. */
 export type ArgsCheck = (args: readonly string[]) => boolean;
