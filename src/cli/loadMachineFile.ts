@@ -7,7 +7,7 @@ import { patrolKindTesting } from '../patrol/patrolKindTesting.js';
 import type { AnyMachineKindTesting } from '../testing/MachineKindTesting.js';
 import { safetyKindTesting } from '../testing/safetyKindTesting.js';
 import { UsageError, type CliIO } from './Command.js';
-import { jsonSyntaxError } from '../node/machineFiles.js';
+import { jsonSyntaxError } from '../node/jsonSyntaxError.js';
 
 /** Reads and validates a machine JSON file; prints a clear message and returns null when it is bad. */
 export function loadMachineFile(path: string, io: CliIO): SafetyMachine | null {

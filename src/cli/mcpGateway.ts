@@ -344,9 +344,10 @@ the server could not start.`,
       release: (id, ended) => shared.release(id, ended),
       orphans: () => shared.orphans(),
     };
+    const downstream = mcp.spawnMcpServer(command!, args);
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
-      downstream: mcp.spawnMcpServer(command!, args),
+      downstream,
       ...(session && { session }),
       ...(gatewaySession && { sharedSession: gatewaySession }),
       ...(rules !== undefined && { rules }),
@@ -368,7 +369,11 @@ the server could not start.`,
       const exit = await gateway.closed;
       if (exit.endedInFlight)
         log(`${exit.endedInFlight} call(s) in flight were ended with an unknown outcome (a write must be verified)`);
-      log(exit.reason === 'server-closed' ? 'the MCP server exited' : 'the client disconnected');
+      log(
+        exit.reason === 'server-closed'
+          ? `the MCP server exited${howItEnded(downstream.exit)}`
+          : 'the client disconnected',
+      );
       code = exit.reason === 'server-closed' ? 1 : 0;
     } catch (e) {
       // A shared session loads from Redis first: what Redis refuses is not the server's fault.
@@ -388,6 +393,13 @@ the server could not start.`,
     return code;
   },
 };
+
+/** How the server's process ended, for the log line: ` (exit code 3)`, ` (killed by SIGKILL)`, or nothing when not known. */
+function howItEnded(exit: import('../mcp/index.js').McpServerProcess['exit']): string {
+  if (exit?.signal) return ` (killed by ${exit.signal})`;
+  if (typeof exit?.code === 'number') return ` (exit code ${exit.code})`;
+  return '';
+}
 
 /** Imports the Redis subpath, or prints how to install ioredis and returns undefined. */
 async function importRedis(io: CliIO): Promise<typeof import('../redis/index.js') | undefined> {

@@ -34,6 +34,11 @@ export interface McpServerProcess extends Transport {
   readonly pid: number | undefined;
   /** The server's stderr when `stderr: 'pipe'`. */
   readonly stderr: Readable | null;
+  /**
+   * How the server's process ended, once it has: its exit code, or the signal that ended it
+   * (`{ code: null, signal: 'SIGKILL' }`); undefined while it runs or before it started.
+   */
+  readonly exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
 const asObject = (v: unknown): Record<string, unknown> | undefined =>
@@ -253,6 +258,10 @@ export function spawnMcpServer(
     },
     get stderr() {
       return child?.stderr ?? null;
+    },
+    get exit() {
+      if (!child || (child.exitCode === null && child.signalCode === null)) return undefined;
+      return { code: child.exitCode, signal: child.signalCode };
     },
     start() {
       if (child) throw new Error('spawnMcpServer: already started');

@@ -22,6 +22,7 @@ import {
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { defaultStateDir } from './stateDir.js';
+import { escapeControls, jsonSyntaxError } from './jsonSyntaxError.js';
 // The modules themselves, not the core's index: a hook process loads only what it runs.
 import { formatIssues, issuesOf } from '../core/Issue.js';
 import { keysOf, refuseUnknownOptions } from '../core/knownKeys.js';
@@ -59,7 +60,8 @@ export class SessionFileError extends Error {
     message: string,
     readonly path: string,
   ) {
-    super(message);
+    // One line, whatever a path or a quoted piece of the file holds: a hook's refusal is read line by line.
+    super(escapeControls(message));
     this.name = 'SessionFileError';
   }
 }
@@ -145,13 +147,29 @@ function untrusted(stats: Stats): string | undefined {
   return undefined;
 }
 
-/** Refuses a state or session folder that is not a folder of this user's alone. */
-function checkFolder(path: string): void {
+/** What a path that should be a folder is instead, in words. */
+function whatItIs(stats: Stats): string {
+  if (stats.isFile()) return 'a file';
+  if (stats.isSymbolicLink()) return 'a symbolic link (links are not followed)';
+  return 'a device, a FIFO or a socket';
+}
+
+/**
+ * Refuses the state folder (`what`: the folder of all sessions, `--state-dir`) or a session folder
+ * in it when it is not a folder of this user's alone, naming which of the two it is, and what it
+ * is instead when it is not a folder.
+ */
+function checkFolder(path: string, what: 'state folder' | 'session folder'): void {
   const stats = lstatSync(path);
-  const why = stats.isDirectory() ? untrusted(stats) : 'it is not a folder';
+  if (!stats.isDirectory())
+    throw new SessionFileError(
+      `the ${what} ${path} is ${whatItIs(stats)}, not a folder; nothing was decided. ${what === 'state folder' ? 'Give the hook another state folder (--state-dir), or remove it.' : 'Remove it to start the session again.'}`,
+      path,
+    );
+  const why = untrusted(stats);
   if (why !== undefined)
     throw new SessionFileError(
-      `the session folder ${path} is not trusted: ${why}; nothing was decided. Remove it, or make it yours with mode 700.`,
+      `the ${what} ${path} is not trusted: ${why}; nothing was decided. Remove it, or make it yours with mode 700.`,
       path,
     );
 }
@@ -255,14 +273,23 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
     const folder = join(dir, folderOf(id));
     for (let tries = 0; ; tries++) {
       let names: string[];
+      let at: 'state folder' | 'session folder' = 'state folder';
       try {
-        checkFolder(dir);
-        checkFolder(folder);
+        checkFolder(dir, at);
+        at = 'session folder';
+        checkFolder(folder, at);
         names = readdirSync(folder);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return undefined;
         if (e instanceof SessionFileError) throw e;
-        throw new SessionFileError(`cannot read the session folder ${folder}: ${(e as Error).message}`, folder);
+        const path = at === 'state folder' ? dir : folder;
+        if (code === 'ENOTDIR')
+          throw new SessionFileError(
+            `the ${at} ${path} cannot be a folder: a part of its path is a file; nothing was decided.${at === 'state folder' ? ' Give the hook another state folder (--state-dir).' : ''}`,
+            path,
+          );
+        throw new SessionFileError(`cannot read the ${at} ${path}: ${(e as Error).message}`, path);
       }
       let rev = 0;
       for (const name of names) {
@@ -284,7 +311,7 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
         json = JSON.parse(text);
       } catch (e) {
         throw new SessionFileError(
-          `the session file ${path} is corrupt (not JSON: ${(e as Error).message}); nothing was decided. Remove the file to start the session again.`,
+          `the session file ${path} is corrupt (${jsonSyntaxError(text, e)}); nothing was decided. Remove the file to start the session again.`,
           path,
         );
       }
@@ -325,9 +352,9 @@ export function createFileSessionStore(options: FileSessionStoreOptions = {}): F
   const save = (id: string, rev: number, content: string): boolean => {
     const folder = join(dir, folderOf(id));
     makeFolder(dir);
-    checkFolder(dir);
+    checkFolder(dir, 'state folder');
     if (makeFolder(folder)) writeFileSync(join(folder, MARKER), '', { mode: 0o600 });
-    checkFolder(folder);
+    checkFolder(folder, 'session folder');
     const temp = join(folder, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     const fd = openSync(temp, 'wx', 0o600);
     try {

@@ -16,6 +16,7 @@ import type { MachineDefinition } from '../core/MachineDefinition.js';
 import { MachineLayout } from '../editor/MachineLayout.js';
 import { formatJson } from '../editor/formatJson.js';
 import { validateMachineFile } from './validateMachineFile.js';
+import { jsonSyntaxError } from './jsonSyntaxError.js';
 
 /*
  * Reading and writing `machines/<name>.json` and its layout sidecar, for the
@@ -216,26 +217,6 @@ export function recoverMachineFiles(dir: string): void {
 }
 
 /** A machine file as the editor loads it. */
-/**
- * Where a file's JSON breaks, as a person finds it: line and column (counted from 1), from the
- * character position `JSON.parse` names, and what it says.
- *
- * @example
- * try { JSON.parse(text); } catch (e) { jsonSyntaxError(text, e); } // 'not JSON at line 3, column 7: Expected ...'
- */
-export function jsonSyntaxError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const at = /at position (\d+)/.exec(message);
-  // A text cut off before its JSON ends: the message names no position, the place is the end of the file.
-  const end = !at && /Unexpected end of JSON input/.test(message);
-  if (!at && !end) return `not JSON: ${message}`;
-  const before = at ? text.slice(0, Number(at[1])) : text;
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  const where = `line ${line}, column ${column}${end ? ' (the end of the file)' : ''}`;
-  return `not JSON at ${where}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
-}
-
 export interface MachineFile {
   name: string;
   /** The raw text, for diffs. */

@@ -1,7 +1,8 @@
 import { parseShellCommand, type ShellCommand } from './parseShellCommand.js';
 import { fileTarget } from './fileTarget.js';
 import type { ShellRules } from './ShellRules.js';
-import { COMMANDS, gitFacts, gitRecords, harmlessAssignment, positionals, runner } from './shellCommandTable.js';
+import { COMMANDS, gitFacts, gitRecords, harmlessAssignment, positionals } from './shellCommandTable.js';
+import { runner } from './shellOptions.js';
 import { sedInPlaceFiles } from './sedCommand.js';
 
 /**

@@ -1,11 +1,15 @@
-/* `sed` in the shell table: the uses that only print (`sed -n '1,80p' f`), and the in-place edits of named files. */
+/*
+ * `sed` in the shell table: the uses that only print to stdout (`sed -n '1,80p' f`, `sed 's/a/b/' f`),
+ * and the in-place edits of named files.
+ */
 
 import { spells } from './shellOptions.js';
 
-/** `sed -n` with a script that only prints: line or `/regex/` addresses, `p` and `=`; never `-i`, `w`, `e`, `r`. */
-const SED_PIECE = /^\s*((\d+|\$|\/[^/\\]*\/)(\s*,\s*(\d+|\$|\/[^/\\]*\/))?)?\s*[p=]\s*$/;
+/**
+ * The scripts and file arguments of a `sed` that writes nothing but stdout, or undefined: never
+ * `-i`/`--in-place` (however abbreviated or bundled), `-f`, nor an option this does not know.
+ */
 export function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
-  let quiet = false;
   const scripts: string[] = [];
   const positional: number[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -17,38 +21,44 @@ export function sedScripts(args: readonly string[]): { scripts: string[]; files:
     if (a.startsWith('--')) {
       // GNU sed takes any unambiguous prefix of a long option: `--i` is `--in-place`.
       if (spells(a, '--in-place') || spells(a, '--file')) return undefined;
-      if (spells(a, '--quiet') || spells(a, '--silent')) quiet = true;
-      else if (spells(a, '--expression'))
-        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
+      if (spells(a, '--expression')) scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
       else if (spells(a, '--line-length') && !a.includes('=')) i++;
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
       for (let k = 1; k < a.length; k++) {
         const c = a[k]!;
-        if (c === 'n') quiet = true;
-        else if (c === 'e' || c === 'l') {
+        if (c === 'e' || c === 'l') {
           // The rest of the word is the option's value (`-e'1p'`, `-l80`), else the next word.
           const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? '');
           if (c === 'e') scripts.push(value);
           break;
-        } else if (!'Ersuz'.includes(c)) return undefined; // -i, -f, or one this table does not know
+        } else if (!'Ernsuz'.includes(c)) return undefined; // -i, -f, or one this table does not know
       }
       continue;
     }
     positional.push(i);
   }
-  if (!quiet) return undefined;
   if (scripts.length) return { scripts, files: positional };
   // No -e: the first positional is the script, the rest are the files.
   return { scripts: [args[positional[0] ?? -1] ?? ''], files: positional.slice(1) };
 }
-export const sedReads = (args: readonly string[]): boolean =>
-  sedScripts(args)?.scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_PIECE.test(piece))) === true;
 
 /** A sed script piece that changes only the line it is on: an address, then `s` (no `w`/`e` flag), `d`, `p` or `=`. */
 const SED_EDIT_PIECE =
   /^\s*((\d+|\$|\/[^/\\]*\/)(\s*,\s*(\d+|\$|\/[^/\\]*\/))?)?\s*(s([/|#,:])((?!\6)[^\\]|\\.)*\6((?!\6)[^\\]|\\.)*\6[gIiMmp0-9]*|d|p|=)\s*$/;
+/** Every piece of every script changes only the line it is on (no `w`, `e`, `r`, `W`, `R`: nothing but stdout). */
+const onlyLineEdits = (scripts: readonly string[]) =>
+  scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_EDIT_PIECE.test(piece)));
+
+/**
+ * `sed` without `-i` whose script only prints, deletes or substitutes lines (`sed -n '1,80p' f`,
+ * `sed 's/a/b/g' f`, `sed '/^#/d' f`): it writes to stdout alone, a read.
+ */
+export const sedReads = (args: readonly string[]): boolean => {
+  const parsed = sedScripts(args);
+  return parsed !== undefined && onlyLineEdits(parsed.scripts);
+};
 /**
  * `sed -i SCRIPT FILE...` whose script only edits lines (`s/a/b/g`, `/x/d`): the indexes of the
  * files it rewrites, so the coding profile gates it as the edit of those files it is. Any other
@@ -93,6 +103,5 @@ export function sedInPlaceFiles(args: readonly string[]): number[] | undefined {
   if (!inPlace) return undefined;
   const files = scripts.length ? positional : positional.slice(1);
   if (!scripts.length) scripts.push(args[positional[0] ?? -1] ?? '');
-  const safe = scripts.every((s) => s.split(/[;\n]/).every((piece) => SED_EDIT_PIECE.test(piece)));
-  return safe && files.length ? files : undefined;
+  return onlyLineEdits(scripts) && files.length ? files : undefined;
 }

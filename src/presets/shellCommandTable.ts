@@ -4,38 +4,10 @@
  * project-wide checks (tests, type checks, builds, linters, `git diff`/`git status`).
  */
 
+import { awkFiles, awkReads } from './awkCommand.js';
+import { blackChecks, blackReads, cargoFmtChecks, gofmtReads, ruffReads } from './formatterChecks.js';
 import { sedReads, sedScripts } from './sedCommand.js';
-import { bundle, spells } from './shellOptions.js';
-
-/** A check on a command's arguments: true when the command, so called, only reads. */
-type ArgsCheck = (args: readonly string[]) => boolean;
-
-const always: ArgsCheck = () => true;
-/**
- * None of the given options: `--in-place`, `--in-place=...` and its abbreviations (`--in`), a
- * one-letter option alone or in a bundle, its value glued or not (`-ni`, `-o./out`); a
- * multi-letter option with one dash (`-delete`) as a whole word or bundled likewise.
- */
-const without =
-  (...options: string[]): ArgsCheck =>
-  (args) =>
-    !args.some((a) =>
-      options.some((o) =>
-        o.startsWith('--')
-          ? a === o || a.startsWith(`${o}=`) || (a.startsWith('--') && spells(a, o))
-          : a === o || (!a.startsWith('--') && bundle(a).includes(o.slice(1))),
-      ),
-    );
-/** Only when called with one of these arguments somewhere. */
-const withAny =
-  (...options: string[]): ArgsCheck =>
-  (args) =>
-    args.some((a) => options.some((o) => a === o || a.startsWith(`${o}=`)));
-const noArgs: ArgsCheck = (args) => args.length === 0;
-const both =
-  (...checks: ArgsCheck[]): ArgsCheck =>
-  (args) =>
-    checks.every((c) => c(args));
+import { always, noArgs, runner, without, withAny, type ArgsCheck } from './shellOptions.js';
 
 /** git subcommands that only read (with their argument checks). */
 const GIT: Record<string, ArgsCheck> = {
@@ -45,6 +17,7 @@ const GIT: Record<string, ArgsCheck> = {
   show: without('--output', '--ext-diff'),
   blame: always,
   'rev-parse': always,
+  'rev-list': without('--output', '--ext-diff'),
   'ls-files': always,
   'ls-tree': always,
   'cat-file': always,
@@ -59,32 +32,13 @@ const GIT: Record<string, ArgsCheck> = {
   remote: (args) => args.every((a) => a === '-v' || a === '--verbose'),
   stash: (args) => args[0] === 'list' || args[0] === 'show',
   config: withAny('--get', '--get-all', '--list', '-l', '--get-regexp'),
+  worktree: (args) =>
+    args[0] === 'list' && args.slice(1).every((a) => ['-v', '--verbose', '--porcelain', '-z'].includes(a)),
 };
 
 /** git options before the subcommand that take a value. `-c` is not here: it can set a pager or a hook. */
 const GIT_VALUE_OPTIONS = new Set(['-C', '--git-dir', '--work-tree']);
 const GIT_FLAG_OPTIONS = new Set(['--no-pager', '-P', '--no-optional-locks', '--bare', '--literal-pathspecs']);
-
-/** Test runners and checkers in check mode (no `--fix`, `--write`, `-u`, `--watch`). */
-export const runner = (needs: ArgsCheck = always) =>
-  both(
-    needs,
-    without(
-      '--fix',
-      '--write',
-      '-w',
-      '-u',
-      '--updateSnapshot',
-      '--update',
-      '--watch',
-      '--watchAll',
-      // a report written where the agent says (jest, vitest, pytest), a folder pytest empties first
-      '--outputFile',
-      '--junitxml',
-      '--junit-xml',
-      '--basetemp',
-    ),
-  );
 
 /**
  * Indexes of the positional arguments (not options, not option values): `short` lists the
@@ -337,6 +291,10 @@ export const COMMANDS: Record<string, CommandRule> = {
   rg: r(without('--pre'), undefined, undefined, grepFiles('efgtTmABCMjErd', RG_LONG)),
   ag: r(always, true),
   sed: r(sedReads, undefined, undefined, (args) => sedScripts(args)?.files ?? []),
+  awk: r(awkReads, undefined, undefined, awkFiles),
+  gawk: r(awkReads, undefined, undefined, awkFiles),
+  mawk: r(awkReads, undefined, undefined, awkFiles),
+  nawk: r(awkReads, undefined, undefined, awkFiles),
   which: r(always, true),
   type: r(always, true),
   file: r(without('-C', '--compile')),
@@ -410,15 +368,15 @@ export const COMMANDS: Record<string, CommandRule> = {
   jest: r(runner(without('--init')), undefined, notVersion),
   pytest: r(runner(), undefined, notVersion),
   mypy: r(runner(), undefined, notVersion),
-  ruff: r(
-    (args) =>
-      (args[0] === 'check' && runner()(args.slice(1))) || (args[0] === 'format' && withAny('--check', '--diff')(args)),
+  ruff: r(ruffReads, undefined, always),
+  tsc: r(runner(without('--init')), undefined, notVersion),
+  eslint: r(runner(without('-o', '--output-file', '--init', '--cache-location')), undefined, notVersion),
+  // `--cache-location` writes the cache where the agent says.
+  prettier: r(
+    runner((args) => withAny('--check', '-c', '--list-different', '-l')(args) && without('--cache-location')(args)),
     undefined,
     always,
   ),
-  tsc: r(runner(without('--init')), undefined, notVersion),
-  eslint: r(runner(without('-o', '--output-file', '--init')), undefined, notVersion),
-  prettier: r(runner(withAny('--check', '-c', '--list-different', '-l')), undefined, always),
   go: r(
     (args) => ['test', 'vet', 'build', 'version', 'env', 'list'].includes(args[0] ?? '') && goFlagsRead(args.slice(1)),
     undefined,
@@ -426,10 +384,20 @@ export const COMMANDS: Record<string, CommandRule> = {
   ),
   cargo: r(
     (args) =>
-      ['test', 'check', 'clippy', 'build', 'tree', 'metadata'].includes(args[0] ?? '') && runner()(args.slice(1)),
+      (['test', 'check', 'clippy', 'build', 'tree', 'metadata'].includes(args[0] ?? '') && runner()(args.slice(1))) ||
+      (args[0] === 'fmt' && cargoFmtChecks(args.slice(1))),
     undefined,
-    (args) => ['test', 'check', 'clippy', 'build'].includes(args[0] ?? ''),
+    (args) => ['test', 'check', 'clippy', 'build', 'fmt'].includes(args[0] ?? ''),
   ),
+  gofmt: r(gofmtReads),
+  black: r(blackReads, undefined, blackChecks),
+  gh: r(ghReads),
+  uv: r(
+    (args) => uvRun(args).read,
+    undefined,
+    (args) => uvRun(args).check,
+  ),
+  bun: r(bunChecks, undefined, always),
   make: r(
     (args) =>
       args.some((a) => ['test', 'check', 'lint'].includes(a)) &&
@@ -468,6 +436,85 @@ function xargsReads(args: readonly string[]): boolean {
   if (command === undefined) return true;
   const rule = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   return rule?.anyArgs === true && rule.check(args.slice(i + 1));
+}
+
+/**
+ * The GitHub CLI's reads: `gh pr view|list|diff|checks|status`, `gh issue view|list|status`,
+ * `gh run view|list`, `gh repo view`, `gh release view|list`, `gh workflow view|list`. `--web`
+ * (`-w`) opens a browser, a program, so it is a write; `gh pr create`, `gh pr merge`, `gh api`
+ * and the rest are writes.
+ */
+const GH_READS: Record<string, readonly string[]> = {
+  pr: ['view', 'list', 'diff', 'checks', 'status'],
+  issue: ['view', 'list', 'status'],
+  run: ['view', 'list'],
+  repo: ['view'],
+  release: ['view', 'list'],
+  workflow: ['view', 'list'],
+};
+function ghReads(args: readonly string[]): boolean {
+  const [group, sub] = args;
+  return (
+    group !== undefined &&
+    Object.hasOwn(GH_READS, group) &&
+    GH_READS[group]!.includes(sub ?? '') &&
+    without('-w', '--web')(args.slice(2))
+  );
+}
+
+/** `uv run`'s options that change nothing but which environment it syncs: flags, and those that take a value. */
+const UV_FLAGS = new Set([
+  '--frozen',
+  '--locked',
+  '--no-sync',
+  '--offline',
+  '--all-extras',
+  '--dev',
+  '--no-dev',
+  '--all-groups',
+  '--no-progress',
+  '-q',
+  '--quiet',
+  '-v',
+  '--verbose',
+]);
+const UV_VALUES = new Set(['--extra', '--group', '--only-group', '--package', '--python', '-p']);
+/** The Python tools `uv run` may run as reads, judged by their own rules. */
+const UV_TOOLS = new Set(['pytest', 'mypy', 'ruff', 'black', 'python', 'python3']);
+
+/**
+ * `uv run [options] TOOL ARGS...` (or `uv run -m MODULE`): the project's environment synced, then
+ * TOOL, a read or a check when TOOL so called is one. An option that adds what the project does
+ * not declare (`--with`) or sets variables (`--env-file`) is a write.
+ */
+function uvRun(args: readonly string[]): { read: boolean; check: boolean } {
+  if (args[0] !== 'run') return { read: false, check: false };
+  let i = 1;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (a === '-m' || a === '--module') return delegate(['python', '-m', ...args.slice(i + 1)]);
+    const name = a.split('=')[0]!;
+    if (UV_VALUES.has(name)) {
+      if (a === name) i++;
+    } else if (!UV_FLAGS.has(a)) return { read: false, check: false };
+  }
+  return UV_TOOLS.has(args[i] ?? '') ? delegate(args.slice(i)) : { read: false, check: false };
+}
+
+/**
+ * `bun test` (bun's own test runner) in check mode, or `bun run` of a check script (`bun run
+ * lint`): none with `-u`/`--update-snapshots`, `--watch`, nor a report or coverage written where
+ * the agent says (`--reporter-outfile`, `--coverage-dir`).
+ */
+function bunChecks(args: readonly string[]): boolean {
+  const [sub, script] = args;
+  const rest = without('--update-snapshots', '--reporter-outfile', '--coverage-dir');
+  if (sub === 'test') return runner(rest)(args.slice(1));
+  return sub === 'run' && checkScript(script) && runner(rest)(args.slice(2));
 }
 
 /**

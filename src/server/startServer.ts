@@ -16,7 +16,8 @@ import {
 } from '../live/protocol.js';
 import { DEFAULT_HUB_LIMITS, LiveHub, type LiveHubLimits } from './LiveHub.js';
 import { handleMachineRoute, MACHINE_ROUTE } from './machineRoutes.js';
-import { jsonSyntaxError, recoverMachineFiles } from '../node/machineFiles.js';
+import { recoverMachineFiles } from '../node/machineFiles.js';
+import { jsonSyntaxError } from '../node/jsonSyntaxError.js';
 import { LIVE_INSIGHTS_PATH } from '../insights/index.js';
 import { liveInsights, startMetricsServer, type MetricsEndpoint, type MetricsOptions } from './metricsRoute.js';
 

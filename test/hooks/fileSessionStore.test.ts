@@ -87,6 +87,55 @@ describe('createFileSessionStore', () => {
     await expect(store.withSession('corrupt', () => 1)).rejects.toThrow(/is corrupt: invalid snapshot: format/);
   });
 
+  /*
+   * A corrupt file's message quotes a piece of the file (`Unexpected token 'h', "hello\nworld" is
+   * not valid JSON`): before, its line break went to stderr as it was, splitting the hook's
+   * one-line refusal in two. Now it is written `\n`, and the place is given as line and column.
+   */
+  it('says what is wrong with a corrupt file in one line, whatever the file holds', async () => {
+    const dir = tmp();
+    const store = createFileSessionStore({ dir });
+    await store.withSession('lines', (s) => s.beginToolCall({ id: 'r1', kind: 'read', tool: 'Read' }));
+    const file = readdirSync(folderOf(dir, 'lines')).find((n) => /^[0-9]+\.json$/.test(n))!;
+    writeFileSync(join(folderOf(dir, 'lines'), file), 'hello\nworld');
+    const quoted = await store.get('lines').catch((e: Error) => e.message);
+    expect(quoted).toMatch(/is corrupt \(not JSON: Unexpected token 'h', "hello\\nworld" is not valid JSON\)/);
+    expect(quoted).not.toMatch(/\n/);
+    writeFileSync(join(folderOf(dir, 'lines'), file), '{\n  "rev": 1,\n  oops\n}');
+    const placed = await store.get('lines').catch((e: Error) => e.message);
+    expect(placed).toMatch(/is corrupt \(not JSON at line 3, column 3: /);
+    expect(placed).not.toMatch(/\n/);
+    const run = await runHook(bundle, dir, events('lines').pre('Read', read(), 'r2'));
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/is corrupt .*the call is refused/)]);
+  });
+
+  /*
+   * A state folder (`--state-dir`) that is a file was called "the session folder … is not trusted:
+   * it is not a folder", which named neither the folder the user gave nor what was wrong with it.
+   */
+  it('names the state folder, and what it is, when it is not a folder', async () => {
+    const root = tmp();
+    const file = join(root, 'state');
+    writeFileSync(file, 'not a folder');
+    const message = (dir: string) =>
+      createFileSessionStore({ dir })
+        .withSession('s', () => 1)
+        .then(
+          () => 'no error',
+          (e: Error) => e.message,
+        );
+    expect(await message(file)).toBe(
+      `the state folder ${file} is a file, not a folder; nothing was decided. Give the hook another state folder (--state-dir), or remove it.`,
+    );
+    expect(await message(join(file, 'sessions'))).toBe(
+      `the state folder ${join(file, 'sessions')} cannot be a folder: a part of its path is a file; nothing was decided. Give the hook another state folder (--state-dir).`,
+    );
+    const run = await runHook(bundle, file, events('s').pre('Read', read(), 'r1'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the state folder ${file} is a file, not a folder`);
+  });
+
   it('expires a session saved longer ago than idleTtlMs, and sweeps it', async () => {
     const dir = tmp();
     let now = 1_000_000;

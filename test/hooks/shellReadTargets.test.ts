@@ -75,7 +75,9 @@ describe('shell reads and the files they read', () => {
     for (const line of [
       "sed -n '1w out.txt' a.ts",
       "sed -n '1e rm -rf /' a.ts",
-      "sed 's/a/b/' a.ts",
+      "sed 's/a/b/w out.txt' a.ts",
+      "sed 's/a/b/e' a.ts",
+      "sed 'r /etc/passwd' a.ts",
       'sed -n -f s.sed a.ts',
     ])
       expect(judge(line).kind, line).toBe('write');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MachineList, TOKEN_HEADER } from '../../src/live/protocol.js';
-import { jsonSyntaxError } from '../../src/node/machineFiles.js';
+import { jsonSyntaxError } from '../../src/node/jsonSyntaxError.js';
 import { main } from '../../src/cli/main.js';
 import { startTestServer } from './helpers.js';
 
