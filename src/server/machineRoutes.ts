@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   findProtoKey,
-  jsonSyntaxError,
   MACHINE_NAME,
   MachineFileError,
   quoteName,
   readMachineFile,
   saveMachineFile,
 } from '../node/machineFiles.js';
+import { jsonSyntaxError } from '../node/jsonSyntaxError.js';
 import { SaveMachineBody, type MachineApiError } from '../editor/MachineFileApi.js';
 import { previewMachineSave } from '../node/previewMachineSave.js';
 
