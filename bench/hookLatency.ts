@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFigure, type Figure } from './measure.js';
-import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../src/cli/hookFast.js';
+import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../src/hooks/serveProof.js';
 
 /*
  * The Claude Code hook end to end: process start to answer, one process per event, as Claude Code

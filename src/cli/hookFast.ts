@@ -1,9 +1,10 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { defaultStateDir } from '../node/stateDir.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
+import { HOOK_MAX_BODY, HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof, sameProof } from '../hooks/serveProof.js';
 
 /*
  * The hook command's entry (`hook claude-code`): it loads nothing but node's own modules before
@@ -21,27 +22,6 @@ import { MAX_TIMER_MS } from '../core/timerDelay.js';
  */
 
 const SERVE_FILE = 'serve.json';
-/** The largest request `hook serve` reads; a larger event is decided in the command. */
-export const HOOK_MAX_BODY = 4 * 1024 * 1024;
-/** The request's fresh nonce (32 hex digits). */
-export const HOOK_NONCE_HEADER = 'x-assistant-safety-hook-nonce';
-/** The request's proof (HMAC of the nonce), and the answer's (HMAC of the nonce and the answer's bytes). */
-export const HOOK_PROOF_HEADER = 'x-assistant-safety-hook-proof';
-
-/** What only a holder of `token` can compute: the proof of a request (`body` undefined) or of an answer. */
-export function hookProof(token: string, nonce: string, body?: Buffer): string {
-  const mac = createHmac('sha256', token).update(body === undefined ? `request\n${nonce}` : `answer\n${nonce}\n`);
-  if (body !== undefined) mac.update(body);
-  return mac.digest('hex');
-}
-
-/** `given` is `expected`, compared in constant time. */
-export function sameProof(given: string | undefined, expected: string): boolean {
-  const a = Buffer.from(given ?? '');
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 interface Answer {
   code: number;
   out: string;

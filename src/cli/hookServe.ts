@@ -6,7 +6,13 @@ import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../node/stateDir.js';
 import { runClaudeCodeHook } from './hookClaudeCode.js';
 import type { CliIO } from './Command.js';
-import { HOOK_MAX_BODY as MAX_BODY, HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof, sameProof } from './hookFast.js';
+import {
+  HOOK_MAX_BODY as MAX_BODY,
+  HOOK_NONCE_HEADER,
+  HOOK_PROOF_HEADER,
+  hookProof,
+  sameProof,
+} from '../hooks/serveProof.js';
 
 /*
  * `assistant-safety hook serve`: the hook resident. The hook command's small entry (hookFast.ts)

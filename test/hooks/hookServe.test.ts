@@ -5,7 +5,7 @@ import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer } from '../../src/cli/hookServe.js';
-import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../../src/cli/hookFast.js';
+import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../../src/hooks/serveProof.js';
 import { request } from 'node:http';
 import { root } from '../server/helpers.js';
 import { edit, events, read } from './fixtures.js';
