@@ -75,10 +75,8 @@ function hookArgs(
     for (const token of given) {
       words.push(quote(token.rawName)); // `--rules=x` becomes `--rules x`
       if (token.value === undefined) continue;
-      if (token.name === 'live') {
-        const url = new URL(token.value);
-        url.searchParams.delete('token');
-        words.push(quote(url.toString()));
+      if (token.name === 'live' && options.live !== undefined) {
+        words.push(quote(options.live.url)); // the URL the hook takes (the last given), without its token
         continue;
       }
       words.push(
