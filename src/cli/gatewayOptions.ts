@@ -4,10 +4,10 @@ import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { MAX_ORPHAN_AFTER_MS, MIN_ORPHAN_AFTER_MS, type RedisDurability } from '../redis/options.js';
 import type { RedisTarget } from '../redis/cliSupport.js';
-import { liveUrlProblem } from '../live/protocol.js';
 import { UsageError } from './Command.js';
 import { wholeNumberOption } from './numberOptions.js';
 import { REDIS_TARGET_OPTIONS, redisDurabilityOf, redisFlagOf, redisTargetOf } from './redisTarget.js';
+import { liveOptionOf, type LiveOption } from './tokenEnv.js';
 
 /*
  * The options `mcp-gateway` takes that `mcp-config` passes on to it, read and checked in one
@@ -62,7 +62,8 @@ export interface CheckedGatewayOptions {
   targets?: 'ignore' | 'bind' | undefined;
   shadow: boolean;
   escalate?: BlockReasonCode[] | undefined;
-  live?: string | undefined;
+  /** `--live URL`, its token from the URL or from the environment (ASSISTANT_SAFETY_LIVE_TOKEN). */
+  live?: LiveOption | undefined;
   /** The session kept in Redis (`--redis URL --session ID`, or `--redis-cluster URL,... --session ID`). */
   redis?: {
     target: RedisTarget;
@@ -76,13 +77,17 @@ export interface CheckedGatewayOptions {
 
 /**
  * Checks the gateway's options (the rules file, which is read, and the server are the caller's):
- * throws a usage error naming the first one that is wrong, as `mcp-gateway` says it.
+ * throws a usage error naming the first one that is wrong, as `mcp-gateway` says it. The live
+ * token may come from `env` (ASSISTANT_SAFETY_LIVE_TOKEN).
  *
  * @example
  * gatewayOptionsOf({ redis: 'redis://127.0.0.1:6379' });
  * // throws '--redis needs --session ID: the session the gateway keeps in Redis'
  */
-export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOptions {
+export function gatewayOptionsOf(
+  values: GatewayOptionValues,
+  env: NodeJS.ProcessEnv = process.env,
+): CheckedGatewayOptions {
   const trustAnnotations =
     values['trust-annotations'] === undefined ? undefined : annotationTrustOf(values['trust-annotations']);
   const cancelGraceMs = wholeNumberOption(values['cancel-grace-ms'], '--cancel-grace-ms', 0, MAX_TIMER_MS);
@@ -90,9 +95,11 @@ export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOpt
   if (targets !== undefined && targets !== 'ignore' && targets !== 'bind')
     throw new UsageError(`--targets: expected ignore or bind, got "${targets}"`);
   const escalate = values.escalate === undefined ? undefined : escalateOf(values.escalate);
+  let live: LiveOption | undefined;
   if (values.live !== undefined) {
-    const problem = liveUrlProblem(values.live);
-    if (problem !== undefined) throw new UsageError(`--live: ${problem}`);
+    const checked = liveOptionOf(values.live, env);
+    if ('problem' in checked) throw new UsageError(`--live: ${checked.problem}`);
+    live = checked;
   }
   let redis: CheckedGatewayOptions['redis'];
   const target = redisTargetOf(values);
@@ -120,7 +127,7 @@ export function gatewayOptionsOf(values: GatewayOptionValues): CheckedGatewayOpt
     targets,
     shadow: values.shadow === true,
     escalate,
-    live: values.live,
+    live,
     redis,
   };
 }

@@ -27,7 +27,9 @@ installation or a crash exits 2 (Claude Code refuses the call) saying what to do
   -- OPTIONS        options for the hook command (--rules FILE, --escalate CODES, ...),
                     checked as the hook reads them (the rules file too) before anything
                     is written; relative paths are made absolute (from $CLAUDE_PROJECT_DIR
-                    in the project form, which refuses a path outside the project)
+                    in the project form, which refuses a path outside the project);
+                    --live's URL is written without its token: start the agent with
+                    ASSISTANT_SAFETY_LIVE_TOKEN in its environment
 
 ${HOOK_CLAUDE_CODE_USAGE}
 

@@ -39,8 +39,10 @@ in files between events) and answers in Claude Code's hook output format.
                     of calls answered "ask"
   --record DIR      append each session's recording (JSON Lines) to DIR/<session>.jsonl
                     (default: the state folder's recordings/ folder)
-  --live URL        also stream the recording to the app (the URL \`assistant-safety
-                    serve\` printed, with its token)
+  --live URL        also stream the recording to the app: the URL \`assistant-safety
+                    serve\` printed, better without ?token= and with the token in
+                    ASSISTANT_SAFETY_LIVE_TOKEN (a command line is readable by other
+                    local users; a token given both ways must be the same)
   --deadline-ms N   the most one event may take, stdin and store included (default
                     5000): past it the hook exits 2 (the call is refused)
 
@@ -62,6 +64,11 @@ const CLAUDE_CODE: HookProtocol<ClaudeCodeHookInput> = {
  * Runs one hook event; every failure is exit code 2 with the reason on stderr, which Claude Code
  * treats as a refusal of the tool call (and shows the reason): a crash of the gate never allows.
  */
-export function runClaudeCodeHook(argv: string[], io: CliIO, stdin?: () => Promise<string>): Promise<number> {
-  return runHookEvent(CLAUDE_CODE, HOOK_CLAUDE_CODE_USAGE, argv, io, stdin, true);
+export function runClaudeCodeHook(
+  argv: string[],
+  io: CliIO,
+  stdin?: () => Promise<string>,
+  env?: NodeJS.ProcessEnv,
+): Promise<number> {
+  return runHookEvent(CLAUDE_CODE, HOOK_CLAUDE_CODE_USAGE, argv, io, stdin, true, env);
 }

@@ -86,6 +86,7 @@ export async function runHookInstall(argv: string[], io: CliIO): Promise<number>
     if (found === undefined) return refuseWithoutPackage(start, io, named);
     command = projectCommand(args);
   }
+  if (hook.note !== undefined) io.err(`hook install: ${hook.note}`);
   return writeHookSettings(
     path,
     command,

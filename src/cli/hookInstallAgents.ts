@@ -126,6 +126,7 @@ export async function runAgentHookInstall(agent: HookAgent, argv: string[], io: 
     if (found === undefined) return refuseWithoutPackage(start, io, named);
     command = projectAgentCommand(agent, args);
   }
+  if (hook.note !== undefined) io.err(`hook install: ${hook.note}`);
   return writeHookSettings(
     path,
     command,

@@ -5,6 +5,7 @@ import { lineDiff } from '../editor/lineDiff.js';
 import { writeFileAtomic } from '../node/machineFiles.js';
 import { UsageError, type CliIO } from './Command.js';
 import { HOOK_PATH_OPTIONS, hookClassifier, HookOptionError, parseHookOptions } from './hookRun.js';
+import { LIVE_TOKEN_ENV } from './tokenNames.js';
 
 /*
  * What `hook install` does the same for every agent: its options, the check that the project has
@@ -45,8 +46,10 @@ export function installArgs(argv: string[]) {
  * parser ({@link parseHookOptions}), the rules file read and made into the hook's classifier,
  * since a wrong option in the settings would refuse every call. Each path (`--rules`,
  * `--state-dir`, `--record`) is made absolute, then written by `anchor` (the hook runs in the
- * agent's folder, not this one), which may refuse it (a {@link HookOptionError}). Returns the
- * words, each after a space, or what is wrong in one line.
+ * agent's folder, not this one), which may refuse it (a {@link HookOptionError}). `--live`'s URL
+ * is written without its token, which a command line would show to every local user: `note` then
+ * says the agent needs it in its environment. Returns the words, each after a space, or what is
+ * wrong in one line.
  *
  * @example
  * // in /home/me/repo, which holds rules.json:
@@ -57,7 +60,7 @@ function hookArgs(
   passed: string[],
   escalates: boolean,
   anchor: (path: string, option: string) => string,
-): { args: string } | { error: string } {
+): { args: string; note?: string } | { error: string } {
   try {
     const { options, tokens } = parseHookOptions(passed, escalates);
     const given = tokens.flatMap((t) => (t.kind === 'option' ? [t] : []));
@@ -72,11 +75,22 @@ function hookArgs(
     for (const token of given) {
       words.push(quote(token.rawName)); // `--rules=x` becomes `--rules x`
       if (token.value === undefined) continue;
+      if (token.name === 'live' && options.live !== undefined) {
+        words.push(quote(options.live.url)); // the URL the hook takes (the last given), without its token
+        continue;
+      }
       words.push(
         HOOK_PATH_OPTIONS.includes(token.name) ? anchor(resolve(token.value), token.rawName) : quote(token.value),
       );
     }
-    return { args: words.map((w) => ` ${w}`).join('') };
+    const args = words.map((w) => ` ${w}`).join('');
+    if (options.live === undefined) return { args };
+    return {
+      args,
+      note:
+        `--live's token is not written into the hook command (a command line is readable by other local users): ` +
+        `start the agent with ${LIVE_TOKEN_ENV} in its environment, each hook takes it from there`,
+    };
   } catch (e) {
     if (e instanceof HookOptionError) return { error: e.message };
     throw e;
@@ -98,7 +112,7 @@ export function installedHookArgs(
   escalates: boolean,
   projectBase: string,
   root: string,
-): { args: string } | { error: string } {
+): { args: string; note?: string } | { error: string } {
   const project = values.command === undefined && !values.user && values.settings === undefined;
   return hookArgs(passed, escalates, project ? projectAnchor(projectBase, root) : quote);
 }

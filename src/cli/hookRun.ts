@@ -14,8 +14,8 @@ import { createHookRecording, fileHookSessions, redisHookSessions, type HookSess
 import { formatIssues, issuesOf } from '../core/Issue.js';
 import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
-import { liveUrlProblem } from '../live/protocol.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
+import { liveOptionOf, type LiveOption } from './tokenEnv.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
@@ -91,7 +91,8 @@ interface HookOptions {
   deadlineMs: number;
   redis: string | undefined;
   record: string | undefined;
-  live: string | undefined;
+  /** `--live URL`, its token from the URL or from ASSISTANT_SAFETY_LIVE_TOKEN. */
+  live: LiveOption | undefined;
 }
 
 /** A wrong hook option, in one line: `argument` when the command line itself is wrong (an unknown option). */
@@ -128,6 +129,7 @@ function optionTable(escalates: boolean) {
  * Parses and checks a hook command's options as every hook event does, and `hook install` before
  * it writes them into an agent's settings: a wrong option there would refuse every call. Reads
  * the rules file (relative to the current folder); {@link hookClassifier} checks it is rules.
+ * The live token may come from `env` (ASSISTANT_SAFETY_LIVE_TOKEN).
  * Throws a {@link HookOptionError} naming what is wrong, in one line. `tokens` says where each
  * option stands in `argv`.
  *
@@ -135,7 +137,7 @@ function optionTable(escalates: boolean) {
  * parseHookOptions(['--targets', 'ignore'], true).options.targets; // 'ignore'
  * parseHookOptions(['--rulez', 'r.json'], true); // throws "unknown option --rulez (did you mean --rules?)"
  */
-export function parseHookOptions(argv: string[], escalates: boolean) {
+export function parseHookOptions(argv: string[], escalates: boolean, env: NodeJS.ProcessEnv = process.env) {
   const table = optionTable(escalates);
   let parsed;
   try {
@@ -178,8 +180,8 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
     throw new HookOptionError(
       '--live and --redis: sessions in Redis are followed live through `assistant-safety serve --redis URL`; give one of them',
     );
-  const liveProblem = live === undefined ? undefined : liveUrlProblem(live);
-  if (liveProblem !== undefined) throw new HookOptionError(`--live: ${liveProblem}`);
+  const liveOption = live === undefined ? undefined : liveOptionOf(live, env);
+  if (liveOption !== undefined && 'problem' in liveOption) throw new HookOptionError(`--live: ${liveOption.problem}`);
   let rules: unknown;
   const rulesFile = text('rules');
   if (rulesFile !== undefined) {
@@ -199,7 +201,7 @@ export function parseHookOptions(argv: string[], escalates: boolean) {
     deadlineMs,
     redis,
     record: text('record'),
-    live,
+    live: liveOption,
   };
   return { options, tokens: parsed.tokens };
 }
@@ -227,6 +229,7 @@ export async function runHookEvent<I>(
   io: CliIO,
   stdin: () => Promise<string> = readStdin,
   escalates = false,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const fail = (message: string) => {
     io.err(`assistant-safety hook: ${message}`);
@@ -238,7 +241,7 @@ export async function runHookEvent<I>(
   }
   let options: HookOptions;
   try {
-    ({ options } = parseHookOptions(argv, escalates));
+    ({ options } = parseHookOptions(argv, escalates, env));
   } catch (e) {
     if (!(e instanceof HookOptionError)) return fail(refusedFor(e));
     // One line, not the usage: the agent shows this text to the person as the refusal's reason.
@@ -247,6 +250,7 @@ export async function runHookEvent<I>(
   }
   try {
     const { targets, profile, escalate, deadlineMs, rules } = options;
+    if (options.live?.warning) io.err(`assistant-safety hook: ${options.live.warning}`);
     const envMode = process.env.ASSISTANT_SAFETY_HOOK_MODE;
     if (envMode !== undefined && envMode !== '' && envMode !== 'enforce' && envMode !== 'shadow')
       return fail(`ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "${envMode}"`);
@@ -277,7 +281,7 @@ export async function runHookEvent<I>(
         const recording = createHookRecording({
           dir: options.record ?? join(dir, 'recordings'),
           sessionId,
-          ...(options.live !== undefined && { live: options.live }),
+          ...(options.live !== undefined && { live: { url: options.live.url, token: options.live.token } }),
         });
         const settings = {
           targets,

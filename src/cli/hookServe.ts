@@ -13,6 +13,7 @@ import {
   hookProof,
   sameProof,
 } from '../hooks/serveProof.js';
+import { LIVE_TOKEN_ENV } from './tokenNames.js';
 
 /*
  * `assistant-safety hook serve`: the hook resident. The hook command's small entry (hookFast.ts)
@@ -52,8 +53,11 @@ function refusal(req: IncomingMessage, port: number, token: string): [number, st
   return { nonce };
 }
 
-/** The request's args and input, or what is wrong with its body. */
-function eventOf(text: string): { args: string[]; input: string } | string {
+/**
+ * The request's args, input and the hook command's live token (its environment's, which this
+ * process does not share), or what is wrong with its body.
+ */
+function eventOf(text: string): { args: string[]; input: string; liveToken?: string } | string {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -61,10 +65,12 @@ function eventOf(text: string): { args: string[]; input: string } | string {
     return `the body is not JSON: ${(e as Error).message}`;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
-  const { args, input } = body as { args?: unknown; input?: unknown };
+  const { args, input, env } = body as { args?: unknown; input?: unknown; env?: Record<string, unknown> };
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return 'args: not an array of strings';
   if (typeof input !== 'string') return 'input: not a string';
-  return { args, input };
+  const liveToken = env?.[LIVE_TOKEN_ENV];
+  if (liveToken !== undefined && typeof liveToken !== 'string') return `env.${LIVE_TOKEN_ENV}: not a string`;
+  return { args, input, ...(liveToken && { liveToken }) };
 }
 
 /** A running hook server. */
@@ -109,11 +115,13 @@ export async function startHookServer(stateDir: string): Promise<HookServer> {
       if (size > MAX_BODY) return;
       const event = eventOf(Buffer.concat(chunks).toString('utf8'));
       if (typeof event === 'string') return reply(res, 400, { error: event }, proof);
-      const { args, input } = event;
+      const { args, input, liveToken } = event;
+      // The server's own environment, but the live token only as the command had it (none: none).
+      const env = { ...process.env, [LIVE_TOKEN_ENV]: liveToken };
       let out = '';
       let err = '';
       const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };
-      runClaudeCodeHook(['--state-dir', stateDir, ...args], io, async () => input).then(
+      runClaudeCodeHook(['--state-dir', stateDir, ...args], io, async () => input, env).then(
         (code) => {
           handled++;
           reply(res, 200, { code, out, err }, proof);

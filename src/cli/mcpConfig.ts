@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import {
   type CheckedGatewayOptions,
 } from './gatewayOptions.js';
 import { joinNegativeValues } from './numberOptions.js';
+import { LIVE_TOKEN_ENV } from './tokenNames.js';
 
 /** The clients `mcp-config` writes for, and the key their config files keep MCP servers under. */
 const CLIENTS = {
@@ -21,11 +22,12 @@ const CLIENTS = {
 } as const;
 type Client = keyof typeof CLIENTS;
 
-/** One server entry of a client's config. */
+/** One server entry of a client's config: `env` is set in the gateway's environment (the live token). */
 interface Entry {
   type?: 'stdio';
   command: string;
   args: string[];
+  env?: Record<string, string>;
 }
 
 /** Where each client keeps its config (none for the OpenAI Agents SDK: it is code). */
@@ -109,7 +111,10 @@ function mergeInto(path: string, key: string, name: string, entry: Entry, force:
   root[key] = { ...(servers as Record<string, unknown>), [name]: entry };
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(root, null, 2) + '\n');
+  // The file keeps its permissions; one that holds a token (an entry's env) is the user's alone.
+  const before = existsSync(path) ? statSync(path).mode & 0o777 : undefined;
+  const mode = entry.env ? (before ?? 0o600) & 0o600 : before;
+  writeFileSync(temporary, JSON.stringify(root, null, 2) + '\n', mode === undefined ? {} : { mode });
   renameSync(temporary, path); // all or nothing: a crash never leaves half a config
   io.err(`mcp-config: ${existing === undefined ? 'added' : 'replaced'} "${key}.${name}" in ${path}`);
   return 0;
@@ -122,7 +127,7 @@ function gatewayArgsOf(checked: CheckedGatewayOptions): string[] {
     if (value !== undefined) args.push(flag, String(value));
   };
   add('--trust-annotations', checked.trustAnnotations);
-  add('--live', checked.live);
+  add('--live', checked.live?.url); // its token goes in the entry's env, never on the command line
   add('--cancel-grace-ms', checked.cancelGraceMs);
   add('--targets', checked.targets);
   if (checked.shadow) args.push('--shadow');
@@ -170,7 +175,10 @@ CLIENT is one of claude-desktop, cursor, vscode, openai-agents.
   --escalate, --cancel-grace-ms, --redis, --redis-cluster, --session, --redis-prefix,
   --orphan-after-ms, --redis-durability
                   the gateway's options (see mcp-gateway --help), checked as the gateway
-                  checks them (a missing or invalid rules file is refused); paths made absolute
+                  checks them (a missing or invalid rules file is refused); paths made absolute.
+                  --live's token (from its URL, or from ${LIVE_TOKEN_ENV} here) goes in
+                  the entry's env as ${LIVE_TOKEN_ENV}, never in its args: a command line
+                  is readable by other local users (a file written with it is made mode 600)
 
 Exit codes: 0 printed (and written), 2 bad arguments (a --rules file that is missing or not
 rules: nothing printed) or a config file that is not JSON.`,
@@ -204,6 +212,7 @@ rules: nothing printed) or a config file that is not JSON.`,
 
     // Checked as the gateway checks them: an entry the gateway refuses would stop the server at every start.
     const checked = gatewayOptionsOf(values);
+    if (checked.live?.warning) io.err(`mcp-config: ${checked.live.warning}`);
     const gateway: string[] = ['mcp-gateway'];
     if (values.rules !== undefined) {
       // Checked as the gateway will load them: a bad file would stop the server at every start.
@@ -220,6 +229,7 @@ rules: nothing printed) or a config file that is not JSON.`,
       ...(client === 'vscode' && { type: 'stdio' as const }),
       command: self.command,
       args: [...self.args, ...gateway, '--', ...server],
+      ...(checked.live && { env: { [LIVE_TOKEN_ENV]: checked.live.token } }),
     };
     const key = CLIENTS[client as Client];
     const name = values.name ?? nameOf(server);

@@ -12,6 +12,8 @@ import { joinNegativeValues, wholeNumberOption } from './numberOptions.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { checkRedisServer, lostSessionForCli, redisFailure } from '../redis/cliSupport.js';
 import { GATEWAY_NUMBER_FLAGS, GATEWAY_OPTIONS, gatewayOptionsOf } from './gatewayOptions.js';
+import { gatewayTokenOf, withoutTokens } from './tokenEnv.js';
+import { GATEWAY_TOKEN_ENV, LIVE_TOKEN_ENV } from './tokenNames.js';
 
 /** The gateway's options: those `mcp-config` passes on, and those of `--listen`. */
 const OPTIONS = {
@@ -153,12 +155,17 @@ definition changes later is a write (unless a rule names it).
   --server-command COMMAND, --server-arg ARG
                   the server without --, for tools that keep -- for themselves
   --record FILE   append the session's recording (JSON Lines) to FILE
-  --live URL      stream the session to a running \`assistant-safety serve\` (its printed URL)
+  --live URL      stream the session to a running \`assistant-safety serve\`: its printed URL,
+                  better without ?token= and with the token in ${LIVE_TOKEN_ENV}
+                  (a command line is readable by other local users; a token given both
+                  ways must be the same)
   --listen HOST:PORT
                   serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio:
                   one server process and one safety session per MCP session; clients send
                   Authorization: Bearer TOKEN (printed on stderr); stops on Ctrl-C
-  --token TOKEN   the bearer token for --listen (default: a random one)
+  --token TOKEN   the bearer token for --listen (default: ${GATEWAY_TOKEN_ENV}, else
+                  a random one); better in ${GATEWAY_TOKEN_ENV} alone: a command line
+                  is readable by other local users
   --max-sessions N
                   most MCP sessions open at once over --listen (default 16); more get 503
   --idle-timeout-ms MS
@@ -184,6 +191,7 @@ definition changes later is a write (unless a rule names it).
                   call's deadline): a call whose decision no replica took in time does not run,
                   and a gateway whose first save none took does not start
 
+The server does not inherit ${LIVE_TOKEN_ENV} nor ${GATEWAY_TOKEN_ENV}.
 Logs go to stderr; stdout is the protocol. Needs ${MCP_SDK_INSTALL}.
 Exit codes: 0 the client disconnected, 1 the server exited, 2 bad arguments or
 the server could not start.`,
@@ -219,6 +227,7 @@ the server could not start.`,
     const maxSessions = wholeNumberOption(values['max-sessions'], '--max-sessions', 1, MAX_SESSIONS);
     const idleTimeoutMs = wholeNumberOption(values['idle-timeout-ms'], '--idle-timeout-ms', 1, MAX_TIMER_MS);
     const log = (line: string) => io.err(`mcp-gateway: ${line}`);
+    if (checked.live?.warning) log(checked.live.warning);
 
     let rules: unknown;
     if (values.rules !== undefined) {
@@ -231,11 +240,16 @@ the server could not start.`,
         `--targets bind: ${values.rules === undefined ? 'no --rules' : `no rule in ${values.rules}`} names a write's target arguments ("targets"), so no call has targets to bind and writes are gated as without it (docs/targets.md)`,
       );
     let listen: { host: string; port: number } | undefined;
+    let givenToken: string | undefined;
     if (values.listen !== undefined) {
       const m = /^(.+):(\d{1,5})$/.exec(values.listen);
       const port = Number(m?.[2]);
       if (!m || port > 65535) throw new UsageError(`--listen: expected HOST:PORT, got "${values.listen}"`);
       listen = { host: m[1]!, port };
+      const token = gatewayTokenOf(values.token);
+      if ('problem' in token) throw new UsageError(token.problem);
+      if (token.warning) log(token.warning);
+      givenToken = token.token;
     } else {
       for (const flag of ['token', 'max-sessions', 'idle-timeout-ms'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --listen`);
@@ -281,6 +295,8 @@ the server could not start.`,
       }
     }
 
+    // The server is another program: the tokens given to the gateway are not its to read.
+    const serverEnv = withoutTokens();
     let file: FileRecorder | undefined;
     let live: LiveRecorder | undefined;
     try {
@@ -289,9 +305,10 @@ the server could not start.`,
       io.err(`mcp-gateway: --record ${values.record}: ${(e as Error).message}`);
       return 2;
     }
-    if (values.live !== undefined) {
+    if (checked.live !== undefined) {
       live = createLiveRecorder({
-        url: values.live,
+        url: checked.live!.url,
+        token: checked.live!.token,
         ...(file && { fallback: file }),
         name: `mcp-gateway ${[command, ...args].join(' ')}`.slice(0, 120),
         onError: (e) => log(`live: ${e.message}`),
@@ -307,8 +324,8 @@ the server could not start.`,
       try {
         http = await mcp.listenHttp({
           ...listen,
-          ...(values.token !== undefined && { token: values.token }),
-          connectServer: () => mcp.spawnMcpServer(command!, args),
+          ...(givenToken !== undefined && { token: givenToken }),
+          connectServer: () => mcp.spawnMcpServer(command!, args, { env: serverEnv }),
           createSession: (id) => createSafetySession({ id, ...sessionOptions, ...(recorder && { recorder }) }),
           ...(escalate.length && { escalate }),
           ...(rules !== undefined && { rules }),
@@ -324,7 +341,9 @@ the server could not start.`,
         await closeRecorders();
         return 2;
       }
-      log(`listening on ${http.url} (Authorization: Bearer ${http.token})`);
+      // A token the person gave they know already: it is not copied into logs.
+      const given = values.token !== undefined ? 'the --token value' : `$${GATEWAY_TOKEN_ENV}`;
+      log(`listening on ${http.url} (Authorization: Bearer ${givenToken === undefined ? http.token : given})`);
       await untilStopped();
       await http.close();
       await closeRecorders();
@@ -344,7 +363,7 @@ the server could not start.`,
       release: (id, ended) => shared.release(id, ended),
       orphans: () => shared.orphans(),
     };
-    const downstream = mcp.spawnMcpServer(command!, args);
+    const downstream = mcp.spawnMcpServer(command!, args, { env: serverEnv });
     const gateway = mcp.createMcpGateway({
       upstream: mcp.createStdioServerTransport(),
       downstream,

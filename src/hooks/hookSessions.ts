@@ -119,7 +119,11 @@ interface HookRecording {
  * of every other surface: one process per event appends its restore and its calls), and with
  * `live` streams the same entries to the app's hub. Recording never changes a decision.
  */
-export function createHookRecording(options: { dir: string; sessionId: string; live?: string }): HookRecording {
+export function createHookRecording(options: {
+  dir: string;
+  sessionId: string;
+  live?: { url: string; token: string };
+}): HookRecording {
   let entries: RecordingEntry[] = [];
   let from = 0;
   return {
@@ -156,7 +160,8 @@ export function createHookRecording(options: { dir: string; sessionId: string; l
         // index this process's entries start at: what earlier processes streamed.
         const agentId = createHash('sha256').update(`claude-code-hook\u0000${options.sessionId}`).digest('hex');
         const live = createLiveRecorder({
-          url: options.live,
+          url: options.live.url,
+          token: options.live.token,
           name: 'claude-code hook',
           maxRetryMs: 250,
           agentId: `${agentId.slice(0, 8)}-${agentId.slice(8, 12)}-${agentId.slice(12, 16)}-${agentId.slice(16, 20)}-${agentId.slice(20, 32)}`,
@@ -164,7 +169,7 @@ export function createHookRecording(options: { dir: string; sessionId: string; l
         });
         for (const entry of entries) live.record(entry);
         await live.close({ timeoutMs: 1000 });
-        if (live.pending > 0) warn(`${live.pending} recording entries did not reach ${new URL(options.live).host}`);
+        if (live.pending > 0) warn(`${live.pending} recording entries did not reach ${new URL(options.live.url).host}`);
       } catch (e) {
         warn(`the recording was not streamed: ${(e as Error).message}`);
       }

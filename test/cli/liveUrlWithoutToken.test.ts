@@ -8,9 +8,11 @@ import { runCli } from './runCli.js';
  * A --live URL without its token can never reach the app. Every command that takes one refuses it
  * in one line before it starts or writes anything: before, mcp-gateway died with a stack trace from
  * the recorder, and mcp-config and hook install wrote it into configs that then failed at every start.
+ * (These run with no ASSISTANT_SAFETY_LIVE_TOKEN in the environment, where the token may also be.)
  */
 const NO_TOKEN = 'http://127.0.0.1:4400/';
-const PROBLEM = '--live: has no token: give the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…)';
+const PROBLEM =
+  '--live: has no token: give the URL `assistant-safety serve` printed (http://127.0.0.1:PORT/?token=…), or set ASSISTANT_SAFETY_LIVE_TOKEN';
 
 describe('a --live URL without its token', () => {
   it('should stop mcp-gateway before it starts the server', async () => {
@@ -45,9 +47,10 @@ describe('a --live URL without its token', () => {
     expect(existsSync(settings)).toBe(false);
   });
 
-  it('should take the URL with its token', async () => {
+  it('should take the URL with its token, and pass the token on in the entry’s env', async () => {
     const r = await runCli(['mcp-config', 'cursor', '--live', `${NO_TOKEN}?token=ab12`, '--', 'node', 'server.js']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`${NO_TOKEN}?token=ab12`);
+    expect(r.out).toContain(`"${NO_TOKEN}"`);
+    expect(r.out).toContain('"ASSISTANT_SAFETY_LIVE_TOKEN": "ab12"');
   });
 });

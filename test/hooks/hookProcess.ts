@@ -39,11 +39,17 @@ export interface HookRun {
   json?: Record<string, unknown>;
 }
 
-/** Runs one hook event in its own process. */
-export function runHook(bundle: string, stateDir: string, event: unknown, args: string[] = []): Promise<HookRun> {
+/** Runs one hook event in its own process (`env` set on top of this one's). */
+export function runHook(
+  bundle: string,
+  stateDir: string,
+  event: unknown,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<HookRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, ...args], {
-      env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: stateDir },
+      env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: stateDir, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

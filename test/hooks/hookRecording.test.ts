@@ -28,10 +28,14 @@ describe('hook recordings', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hook-rec-'));
     const record = join(dir, 'watch');
     const e = events('watched');
-    const args = ['--record', record, '--live', server.url];
-    expect(decisionOf(await runHook(bundle, dir, e.pre('Read', read(), 'r1'), args))).toEqual({ decision: 'allow' });
-    expect((await runHook(bundle, dir, e.post('Read', read(), 'r1'), args)).code).toBe(0);
-    const denied = await runHook(bundle, dir, e.pre('Edit', edit('/home/dev/repo/src/other.ts'), 'w1'), args);
+    // The URL without its token, which the hook takes from its environment (a command line is not secret).
+    const args = ['--record', record, '--live', `${server.origin}/`];
+    const env = { ASSISTANT_SAFETY_LIVE_TOKEN: server.token };
+    expect(decisionOf(await runHook(bundle, dir, e.pre('Read', read(), 'r1'), args, env))).toEqual({
+      decision: 'allow',
+    });
+    expect((await runHook(bundle, dir, e.post('Read', read(), 'r1'), args, env)).code).toBe(0);
+    const denied = await runHook(bundle, dir, e.pre('Edit', edit('/home/dev/repo/src/other.ts'), 'w1'), args, env);
     expect(decisionOf(denied)).toEqual({ decision: 'deny', reasonCode: 'TARGET_NOT_VALIDATED' });
     expect(denied.stderr).toBe('');
 

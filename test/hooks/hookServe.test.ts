@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startHookServer } from '../../src/cli/hookServe.js';
 import { HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof } from '../../src/hooks/serveProof.js';
 import { request } from 'node:http';
-import { root } from '../server/helpers.js';
+import { root, startTestServer, until } from '../server/helpers.js';
 import { edit, events, read } from './fixtures.js';
 import { decisionOf, type HookRun } from './hookProcess.js';
 
@@ -41,11 +41,11 @@ beforeAll(() => {
   writeFileSync(join(out, 'package.json'), '{"type":"module"}');
 }, 60_000);
 
-/** The installed command (`bin.js hook claude-code`), one process, as Claude Code runs it. */
-function command(dir: string, event: unknown): Promise<HookRun> {
+/** The installed command (`bin.js hook claude-code ARGS`), one process, as Claude Code runs it (`env` set too). */
+function command(dir: string, event: unknown, args: string[] = [], env: Record<string, string> = {}): Promise<HookRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'hook', 'claude-code'], {
-      env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: dir },
+    const child = spawn(process.execPath, [bin, 'hook', 'claude-code', ...args], {
+      env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: dir, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -85,6 +85,30 @@ describe('hook serve', () => {
     }
     // Stopped: the same session goes on, decided by the command itself.
     expect(decisionOf(await command(dir, e.pre('Edit', edit(), 'w2')))).toEqual({ decision: 'allow' });
+  }, 60_000);
+
+  it('streams to the live hub with the token the command has in its environment, which the server does not share', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-live-'));
+    const hub = await startTestServer();
+    const server = await startHookServer(dir);
+    expect(process.env.ASSISTANT_SAFETY_LIVE_TOKEN).toBeUndefined();
+    try {
+      const run = await command(dir, events('served-live').pre('Read', read(), 'r1'), ['--live', `${hub.origin}/`], {
+        ASSISTANT_SAFETY_LIVE_TOKEN: hub.token,
+      });
+      expect(decisionOf(run)).toEqual({ decision: 'allow' });
+      expect(run.stderr).toBe('');
+      expect(server.handled).toBe(1);
+      await until(() => (hub.hub.entriesOf('served-live')?.length ?? 0) > 0, 30_000);
+      // Without the token, the server refuses the event as the command would.
+      const without = await command(dir, events('served-live').pre('Read', read(), 'r2'), ['--live', `${hub.origin}/`]);
+      expect(without.code).toBe(2);
+      expect(without.stderr).toContain('--live: has no token');
+      expect(server.handled).toBe(2);
+    } finally {
+      await server.close();
+      await hub.close();
+    }
   }, 60_000);
 
   it('decides alone when serve.json points at nothing', async () => {

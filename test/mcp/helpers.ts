@@ -44,17 +44,23 @@ export interface Connected {
   stderr: () => string;
   /** Resolves with the gateway's exit code. */
   exited: Promise<number | null>;
+  /** The process id of `command`. */
+  pid: number;
 }
 
-/** Starts `command` (a gateway or a server) over stdio and connects the SDK's own client to it. */
-export async function connect(command: readonly string[], cwd: string): Promise<Connected> {
+/** Starts `command` (a gateway or a server) over stdio, with `env` set too, and connects the SDK's own client to it. */
+export async function connect(
+  command: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<Connected> {
   const [file, ...args] = command;
   const transport = new StdioClientTransport({
     command: file!,
     args,
     cwd,
     stderr: 'pipe',
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
   });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -66,7 +72,7 @@ export async function connect(command: readonly string[], cwd: string): Promise<
     if (child.exitCode !== null) resolve(child.exitCode);
     else child.once('exit', (code) => resolve(code));
   });
-  return { client, transport, stderr: () => err, exited };
+  return { client, transport, stderr: () => err, exited, pid: child.pid! };
 }
 
 /** The envelope in a blocked call's text. */
