@@ -5,11 +5,23 @@
 
 import { spells } from './shellOptions.js';
 
-/**
- * The scripts and file arguments of a `sed` that writes nothing but stdout, or undefined: never
- * `-i`/`--in-place` (however abbreviated or bundled), `-f`, nor an option this does not know.
- */
-export function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
+/** A `sed` command's arguments taken apart, or undefined for `-f` (a script from a file) and short options this does not know. */
+interface SedArgs {
+  /** `-i`/`--in-place`, however abbreviated or bundled. */
+  inPlace: boolean;
+  scripts: string[];
+  /** Indexes of the file arguments. */
+  files: number[];
+  /** Only options an in-place edit of the named files may take (not `--follow-symlinks`, say, which edits another file). */
+  plain: boolean;
+}
+
+/** The long options an in-place edit may have besides `--in-place` and `--expression`. */
+const PLAIN_LONG = ['--regexp-extended', '--quiet', '--silent', '--separate', '--null-data'];
+
+function sedArgs(args: readonly string[]): SedArgs | undefined {
+  let inPlace = false;
+  let plain = true;
   const scripts: string[] = [];
   const positional: number[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -20,28 +32,49 @@ export function sedScripts(args: readonly string[]): { scripts: string[]; files:
     }
     if (a.startsWith('--')) {
       // GNU sed takes any unambiguous prefix of a long option: `--i` is `--in-place`.
-      if (spells(a, '--in-place') || spells(a, '--file')) return undefined;
-      if (spells(a, '--expression')) scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
-      else if (spells(a, '--line-length') && !a.includes('=')) i++;
+      if (spells(a, '--file')) return undefined;
+      if (spells(a, '--in-place')) inPlace = true;
+      else if (spells(a, '--expression'))
+        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
+      else {
+        plain &&= PLAIN_LONG.some((o) => spells(a, o));
+        if (spells(a, '--line-length') && !a.includes('=')) i++;
+      }
       continue;
     }
     if (a.startsWith('-') && a.length > 1) {
       for (let k = 1; k < a.length; k++) {
         const c = a[k]!;
+        if (c === 'i') {
+          inPlace = true; // the rest of the word is the backup suffix
+          break;
+        }
         if (c === 'e' || c === 'l') {
           // The rest of the word is the option's value (`-e'1p'`, `-l80`), else the next word.
           const value = k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? '');
           if (c === 'e') scripts.push(value);
+          else plain = false;
           break;
-        } else if (!'Ernsuz'.includes(c)) return undefined; // -i, -f, or one this table does not know
+        }
+        if (!'Ernsuz'.includes(c)) return undefined; // -f, or one this table does not know
+        if (c === 'u') plain = false;
       }
       continue;
     }
     positional.push(i);
   }
-  if (scripts.length) return { scripts, files: positional };
   // No -e: the first positional is the script, the rest are the files.
-  return { scripts: [args[positional[0] ?? -1] ?? ''], files: positional.slice(1) };
+  if (scripts.length) return { inPlace, scripts, files: positional, plain };
+  return { inPlace, scripts: [args[positional[0] ?? -1] ?? ''], files: positional.slice(1), plain };
+}
+
+/**
+ * The scripts and file arguments of a `sed` that writes nothing but stdout, or undefined: never
+ * `-i`/`--in-place` (however abbreviated or bundled), `-f`, nor a short option this does not know.
+ */
+export function sedScripts(args: readonly string[]): { scripts: string[]; files: number[] } | undefined {
+  const parsed = sedArgs(args);
+  return parsed && !parsed.inPlace ? { scripts: parsed.scripts, files: parsed.files } : undefined;
 }
 
 /** A sed script piece that changes only the line it is on: an address, then `s` (no `w`/`e` flag), `d`, `p` or `=`. */
@@ -66,42 +99,7 @@ export const sedReads = (args: readonly string[]): boolean => {
  * not know, no file) is undefined: a write that names nothing.
  */
 export function sedInPlaceFiles(args: readonly string[]): number[] | undefined {
-  let inPlace = false;
-  const scripts: string[] = [];
-  const positional: number[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      for (let j = i + 1; j < args.length; j++) positional.push(j);
-      break;
-    }
-    if (a.startsWith('--')) {
-      if (spells(a, '--in-place')) inPlace = true;
-      else if (spells(a, '--expression'))
-        scripts.push(a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[++i] ?? ''));
-      else if (!['--regexp-extended', '--quiet', '--silent', '--separate', '--null-data'].some((o) => spells(a, o)))
-        return undefined;
-      continue;
-    }
-    if (a.startsWith('-') && a.length > 1) {
-      for (let k = 1; k < a.length; k++) {
-        const c = a[k]!;
-        if (c === 'i') {
-          inPlace = true; // the rest of the word is the backup suffix
-          break;
-        }
-        if (c === 'e') {
-          scripts.push(k < a.length - 1 ? a.slice(k + 1) : (args[++i] ?? ''));
-          break;
-        }
-        if (!'Ersnz'.includes(c)) return undefined;
-      }
-      continue;
-    }
-    positional.push(i);
-  }
-  if (!inPlace) return undefined;
-  const files = scripts.length ? positional : positional.slice(1);
-  if (!scripts.length) scripts.push(args[positional[0] ?? -1] ?? '');
-  return onlyLineEdits(scripts) && files.length ? files : undefined;
+  const parsed = sedArgs(args);
+  if (!parsed?.inPlace || !parsed.plain || parsed.files.length === 0) return undefined;
+  return onlyLineEdits(parsed.scripts) ? parsed.files : undefined;
 }
