@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { defaultStateDir } from '../node/stateDir.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { HOOK_MAX_BODY, HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof, sameProof } from '../hooks/serveProof.js';
-import { LIVE_TOKEN_ENV } from './tokenNames.js';
+import { HOOK_EVENT_ENV } from './hookEnv.js';
 
 /*
  * The hook command's entry (`hook claude-code`): it loads nothing but node's own modules before
@@ -88,10 +88,13 @@ function ask(
   ms: number,
 ): Promise<Answer | 'absent' | string> {
   return new Promise((resolve) => {
-    // The live token is the agent's, in this process's environment, not the server's: it goes along.
-    const liveToken = process.env[LIVE_TOKEN_ENV];
-    const env = liveToken ? { [LIVE_TOKEN_ENV]: liveToken } : undefined;
-    const body = Buffer.from(JSON.stringify({ args, input, ...(env && { env }) }), 'utf8');
+    // The live token and the mode are the agent's, in this process's environment, not the server's: they go along.
+    const env: Record<string, string> = {};
+    for (const name of HOOK_EVENT_ENV) {
+      const value = process.env[name];
+      if (value) env[name] = value; // empty: as unset
+    }
+    const body = Buffer.from(JSON.stringify({ args, input, env }), 'utf8');
     // Sent, it would be refused (413) and so the call: decided here instead, as without the server.
     if (body.length > HOOK_MAX_BODY) return resolve('absent');
     const nonce = randomBytes(16).toString('hex');

@@ -16,6 +16,7 @@ import { askProblem, blockReasonProblem } from '../safety/blockReasons.js';
 import { argumentError, type CliIO } from './Command.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { liveOptionOf, type LiveOption } from './tokenEnv.js';
+import { HOOK_MODE_ENV } from './hookEnv.js';
 
 /*
  * One hook event per process, for every coding agent the CLI speaks (Claude Code, Codex CLI,
@@ -220,7 +221,9 @@ export function hookClassifier(rules: unknown, cwd?: string): CodingAgentClassif
 /**
  * Runs one hook event of an agent: options checked (each bad one named in one line, exit 2), the
  * event read from stdin within the deadline, decided on its session (files or Redis) and recorded.
- * `escalates` says whether the agent takes `--escalate` (one that can ask a person).
+ * `escalates` says whether the agent takes `--escalate` (one that can ask a person). `env` is the
+ * agent's environment, where the live token (ASSISTANT_SAFETY_LIVE_TOKEN) and the mode
+ * (ASSISTANT_SAFETY_HOOK_MODE) come from: `hook serve` passes the hook command's.
  */
 export async function runHookEvent<I>(
   protocol: HookProtocol<I>,
@@ -251,9 +254,10 @@ export async function runHookEvent<I>(
   try {
     const { targets, profile, escalate, deadlineMs, rules } = options;
     if (options.live?.warning) io.err(`assistant-safety hook: ${options.live.warning}`);
-    const envMode = process.env.ASSISTANT_SAFETY_HOOK_MODE;
+    // The agent's environment (`env`), not necessarily this process's: hook serve runs events of many agents.
+    const envMode = env[HOOK_MODE_ENV];
     if (envMode !== undefined && envMode !== '' && envMode !== 'enforce' && envMode !== 'shadow')
-      return fail(`ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "${envMode}"`);
+      return fail(`${HOOK_MODE_ENV} must be enforce or shadow, got "${envMode}"`);
     const mode = options.shadow || envMode === 'shadow' ? 'shadow' : 'enforce';
 
     let stage = 'reading the hook input on stdin';

@@ -13,7 +13,7 @@ import {
   hookProof,
   sameProof,
 } from '../hooks/serveProof.js';
-import { LIVE_TOKEN_ENV } from './tokenNames.js';
+import { HOOK_EVENT_ENV } from './hookEnv.js';
 
 /*
  * `assistant-safety hook serve`: the hook resident. The hook command's small entry (hookFast.ts)
@@ -54,10 +54,11 @@ function refusal(req: IncomingMessage, port: number, token: string): [number, st
 }
 
 /**
- * The request's args, input and the hook command's live token (its environment's, which this
- * process does not share), or what is wrong with its body.
+ * The request's args, input and the hook command's environment variables that an event reads
+ * (HOOK_EVENT_ENV: the live token, the mode; its environment, which this process does not share),
+ * or what is wrong with its body.
  */
-function eventOf(text: string): { args: string[]; input: string; liveToken?: string } | string {
+function eventOf(text: string): { args: string[]; input: string; env: Record<string, string | undefined> } | string {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -65,12 +66,19 @@ function eventOf(text: string): { args: string[]; input: string; liveToken?: str
     return `the body is not JSON: ${(e as Error).message}`;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
-  const { args, input, env } = body as { args?: unknown; input?: unknown; env?: Record<string, unknown> };
+  const { args, input, env } = body as { args?: unknown; input?: unknown; env?: unknown };
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return 'args: not an array of strings';
   if (typeof input !== 'string') return 'input: not a string';
-  const liveToken = env?.[LIVE_TOKEN_ENV];
-  if (liveToken !== undefined && typeof liveToken !== 'string') return `env.${LIVE_TOKEN_ENV}: not a string`;
-  return { args, input, ...(liveToken && { liveToken }) };
+  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env)))
+    return 'env: not a JSON object';
+  // Each one the event reads, as the command had it; one it did not send is unset, not the server's.
+  const sent: Record<string, string | undefined> = {};
+  for (const name of HOOK_EVENT_ENV) {
+    const value = (env as Record<string, unknown> | undefined)?.[name];
+    if (value !== undefined && typeof value !== 'string') return `env.${name}: not a string`;
+    sent[name] = value || undefined;
+  }
+  return { args, input, env: sent };
 }
 
 /** A running hook server. */
@@ -115,9 +123,9 @@ export async function startHookServer(stateDir: string): Promise<HookServer> {
       if (size > MAX_BODY) return;
       const event = eventOf(Buffer.concat(chunks).toString('utf8'));
       if (typeof event === 'string') return reply(res, 400, { error: event }, proof);
-      const { args, input, liveToken } = event;
-      // The server's own environment, but the live token only as the command had it (none: none).
-      const env = { ...process.env, [LIVE_TOKEN_ENV]: liveToken };
+      const { args, input } = event;
+      // The server's own environment, but the live token and the mode only as the command had them (none: none).
+      const env = { ...process.env, ...event.env };
       let out = '';
       let err = '';
       const io: CliIO = { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) };

@@ -41,8 +41,13 @@ beforeAll(() => {
   writeFileSync(join(out, 'package.json'), '{"type":"module"}');
 }, 60_000);
 
-/** The installed command (`bin.js hook claude-code ARGS`), one process, as Claude Code runs it (`env` set too). */
-function command(dir: string, event: unknown, args: string[] = [], env: Record<string, string> = {}): Promise<HookRun> {
+/** The installed command (`bin.js hook claude-code ARGS`), one process, as Claude Code runs it (`env` set too; undefined: unset). */
+function command(
+  dir: string,
+  event: unknown,
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<HookRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'hook', 'claude-code', ...args], {
       env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: dir, ...env },
@@ -108,6 +113,85 @@ describe('hook serve', () => {
     } finally {
       await server.close();
       await hub.close();
+    }
+  }, 60_000);
+
+  it('takes the mode from the command’s environment (ASSISTANT_SAFETY_HOOK_MODE), not the server’s', async () => {
+    // Before: the server read the mode from its own environment, so an agent started with
+    // ASSISTANT_SAFETY_HOOK_MODE=shadow was enforced while hook serve ran (or the reverse).
+    const deny = { decision: 'deny', reasonCode: 'NO_VALIDATED_TARGET' };
+    const allow = { decision: 'allow' };
+    const before = process.env.ASSISTANT_SAFETY_HOOK_MODE;
+    let n = 0;
+    try {
+      for (const serverMode of ['shadow', 'enforce', undefined, 'loud']) {
+        if (serverMode === undefined) delete process.env.ASSISTANT_SAFETY_HOOK_MODE;
+        else process.env.ASSISTANT_SAFETY_HOOK_MODE = serverMode;
+        const dir = mkdtempSync(join(tmpdir(), 'hook-serve-mode-'));
+        const server = await startHookServer(dir);
+        try {
+          const edits = async (env: Record<string, string | undefined>) =>
+            decisionOf(await command(dir, events(`mode-${n}`).pre('Edit', edit(), `w${n++}`), [], env));
+          expect(await edits({ ASSISTANT_SAFETY_HOOK_MODE: 'shadow' })).toEqual(allow);
+          expect(await edits({ ASSISTANT_SAFETY_HOOK_MODE: 'enforce' })).toEqual(deny);
+          // Unset: enforce, whatever the server has.
+          expect(await edits({ ASSISTANT_SAFETY_HOOK_MODE: undefined })).toEqual(deny);
+          expect(await edits({ ASSISTANT_SAFETY_HOOK_MODE: '' })).toEqual(deny);
+          // --shadow is shadow whatever the environment says.
+          const shadowed = await command(dir, events(`mode-${n}`).pre('Edit', edit(), `w${n++}`), ['--shadow'], {
+            ASSISTANT_SAFETY_HOOK_MODE: 'enforce',
+          });
+          expect(decisionOf(shadowed)).toEqual(allow);
+          // A value that is no mode is refused, as the command refuses it without the server.
+          const bad = await command(dir, events(`mode-${n}`).pre('Edit', edit(), `w${n++}`), [], {
+            ASSISTANT_SAFETY_HOOK_MODE: 'loud',
+          });
+          expect(bad.code).toBe(2);
+          expect(bad.stderr).toBe(
+            'assistant-safety hook: ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "loud"\n',
+          );
+          expect(server.handled).toBe(6);
+        } finally {
+          await server.close();
+        }
+      }
+    } finally {
+      if (before === undefined) delete process.env.ASSISTANT_SAFETY_HOOK_MODE;
+      else process.env.ASSISTANT_SAFETY_HOOK_MODE = before;
+    }
+    // Without the server, the same refusal.
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-mode-alone-'));
+    const alone = await command(dir, events('mode-alone').pre('Edit', edit(), 'w1'), [], {
+      ASSISTANT_SAFETY_HOOK_MODE: 'loud',
+    });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toBe(
+      'assistant-safety hook: ASSISTANT_SAFETY_HOOK_MODE must be enforce or shadow, got "loud"\n',
+    );
+  }, 120_000);
+
+  it('a spawned hook serve started in shadow enforces an agent started in enforce, and the reverse', async () => {
+    for (const [serverMode, agentMode, expected] of [
+      ['shadow', 'enforce', { decision: 'deny', reasonCode: 'NO_VALIDATED_TARGET' }],
+      ['enforce', 'shadow', { decision: 'allow' }],
+    ] as const) {
+      const dir = mkdtempSync(join(tmpdir(), 'hook-serve-mode-spawned-'));
+      const child = spawn(process.execPath, [bin, 'hook', 'serve', '--state-dir', dir], {
+        env: { ...process.env, ASSISTANT_SAFETY_HOOK_MODE: serverMode },
+        stdio: 'ignore',
+      });
+      try {
+        const file = join(dir, 'serve.json');
+        for (let i = 0; i < 500 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(existsSync(file)).toBe(true);
+        const run = await command(dir, events('mode-spawned').pre('Edit', edit(), 'w1'), [], {
+          ASSISTANT_SAFETY_HOOK_MODE: agentMode,
+        });
+        expect(decisionOf(run)).toEqual(expected);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('close', r));
+      }
     }
   }, 60_000);
 
@@ -252,6 +336,14 @@ describe('hook serve', () => {
         error: 'args: not an array of strings',
       });
       expect(await call(signed, '{"args":[]}')).toMatchObject({ status: 400, error: 'input: not a string' });
+      expect(await call(signed, '{"args":[],"input":"{}","env":[]}')).toMatchObject({
+        status: 400,
+        error: 'env: not a JSON object',
+      });
+      expect(await call(signed, '{"args":[],"input":"{}","env":{"ASSISTANT_SAFETY_HOOK_MODE":1}}')).toMatchObject({
+        status: 400,
+        error: 'env.ASSISTANT_SAFETY_HOOK_MODE: not a string',
+      });
       // Declared up front: refused before the body is read (only the headers are sent here).
       expect(await call({ ...signed, 'content-length': String(5 * 1024 * 1024) }, undefined)).toMatchObject({
         status: 413,
