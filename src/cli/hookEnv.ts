@@ -14,3 +14,9 @@ export const HOOK_MODE_ENV = 'ASSISTANT_SAFETY_HOOK_MODE';
  * event, and the server runs it with them exactly as the command had them (none: none).
  */
 export const HOOK_EVENT_ENV = [LIVE_TOKEN_ENV, HOOK_MODE_ENV] as const;
+
+/**
+ * The options that name a file or folder: `hook install` makes them absolute, and the hook command
+ * does before it hands an event to `hook serve`, whose working folder is not the agent's.
+ */
+export const HOOK_PATH_OPTIONS: readonly string[] = ['rules', 'state-dir', 'record'];

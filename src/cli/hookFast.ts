@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultStateDir } from '../node/stateDir.js';
 import { MAX_TIMER_MS } from '../core/timerDelay.js';
 import { HOOK_MAX_BODY, HOOK_NONCE_HEADER, HOOK_PROOF_HEADER, hookProof, sameProof } from '../hooks/serveProof.js';
-import { HOOK_EVENT_ENV } from './hookEnv.js';
+import { HOOK_EVENT_ENV, HOOK_PATH_OPTIONS } from './hookEnv.js';
 
 /*
  * The hook command's entry (`hook claude-code`): it loads nothing but node's own modules before
@@ -158,8 +158,7 @@ function errorOf(body: Buffer): string {
 /** Runs one hook event: through the resident server when it is up, else in this process. */
 export async function runFastHook(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) return fallback(argv, undefined);
-  const d = argv.indexOf('--deadline-ms');
-  const given = d >= 0 ? Number(argv[d + 1]) : NaN;
+  const given = Number(optionValue(argv, '--deadline-ms') ?? NaN);
   // An out-of-range value reads stdin within the default: the gate then refuses it by name.
   const deadlineMs = Number.isInteger(given) && given > 0 && given <= MAX_TIMER_MS ? given : 5000;
   const input = await readStdin(deadlineMs);
@@ -169,11 +168,10 @@ export async function runFastHook(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const i = argv.indexOf('--state-dir');
-  const dir = (i >= 0 ? argv[i + 1] : undefined) ?? defaultStateDir();
+  const dir = optionValue(argv, '--state-dir') ?? defaultStateDir();
   const target = server(dir);
   if (target !== undefined) {
-    const answer = await ask(target, argv, input, deadlineMs);
+    const answer = await ask(target, withAbsolutePaths(argv), input, deadlineMs);
     if (typeof answer === 'object') {
       if (answer.out) process.stdout.write(answer.out);
       if (answer.err) process.stderr.write(answer.err);
@@ -185,6 +183,40 @@ export async function runFastHook(argv: string[]): Promise<number> {
     }
   }
   return fallback(argv, input);
+}
+
+/** The arguments with every path option's value made absolute against this process's folder (the agent's). */
+function withAbsolutePaths(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = HOOK_PATH_OPTIONS.find((o) => a === `--${o}` || a.startsWith(`--${o}=`));
+    if (name === undefined) out.push(a);
+    else if (a === `--${name}`) {
+      out.push(a);
+      if (i + 1 < argv.length) out.push(resolve(argv[++i]!));
+    } else out.push(`--${name}=${resolve(a.slice(name.length + 3))}`);
+  }
+  return out;
+}
+
+/**
+ * An option's value as the full parser reads it, `--name value` or `--name=value` (the last one
+ * given): the server picked by the state folder must be the one the event's own options name.
+ */
+function optionValue(argv: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === name) value = argv[++i];
+    else if (a.startsWith(`${name}=`)) value = a.slice(name.length + 1);
+  }
+  return value;
 }
 
 async function fallback(argv: string[], input: string | undefined): Promise<number> {

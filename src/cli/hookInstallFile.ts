@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { lineDiff } from '../editor/lineDiff.js';
 import { writeFileAtomic } from '../node/machineFiles.js';
 import { UsageError, type CliIO } from './Command.js';
-import { HOOK_PATH_OPTIONS, hookClassifier, HookOptionError, parseHookOptions } from './hookRun.js';
+import { HOOK_PATH_OPTIONS } from './hookEnv.js';
+import { hookClassifier, HookOptionError, parseHookOptions } from './hookRun.js';
 import { LIVE_TOKEN_ENV } from './tokenNames.js';
 
 /*

@@ -107,9 +107,6 @@ export class HookOptionError extends Error {
   }
 }
 
-/** The options that name a file or folder, which `hook install` makes absolute. */
-export const HOOK_PATH_OPTIONS: readonly string[] = ['rules', 'state-dir', 'record'];
-
 /** The option table (`escalates`: the agent takes `--escalate`, one that can ask a person). */
 function optionTable(escalates: boolean) {
   return {

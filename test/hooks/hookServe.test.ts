@@ -195,6 +195,49 @@ describe('hook serve', () => {
     }
   }, 60_000);
 
+  it('hands an event to the server of the state folder its own options name, --state-dir=DIR included', async () => {
+    // Before, `--state-dir=DIR` (a form the full parser takes) was not seen: the event went to the
+    // default folder's server and was decided on that folder's sessions.
+    const defaultDir = mkdtempSync(join(tmpdir(), 'hook-serve-default-'));
+    const other = mkdtempSync(join(tmpdir(), 'hook-serve-other-'));
+    const server = await startHookServer(defaultDir);
+    try {
+      const e = events('named-dir');
+      const run = await command(defaultDir, e.pre('Read', read(), 'r1'), [`--state-dir=${other}`]);
+      expect(decisionOf(run)).toEqual({ decision: 'allow' });
+      expect(server.handled).toBe(0);
+      const served = await command(other, e.pre('Read', read(), 'r2'), ['--state-dir', defaultDir]);
+      expect(decisionOf(served)).toEqual({ decision: 'allow' });
+      expect(server.handled).toBe(1);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
+  it('hands the server path options made absolute against the agent’s folder, not the server’s', async () => {
+    // Before, `--record rec.jsonl` handed over as it was wrote the recording in the server's folder.
+    const dir = mkdtempSync(join(tmpdir(), 'hook-serve-paths-'));
+    const agentCwd = mkdtempSync(join(tmpdir(), 'hook-serve-agent-'));
+    const server = await startHookServer(dir);
+    try {
+      const run = await new Promise<number | null>((done, reject) => {
+        const child = spawn(process.execPath, [bin, 'hook', 'claude-code', '--record', 'rec.jsonl'], {
+          cwd: agentCwd,
+          env: { ...process.env, ASSISTANT_SAFETY_STATE_DIR: dir },
+          stdio: ['pipe', 'ignore', 'ignore'],
+        });
+        child.on('error', reject);
+        child.on('close', done);
+        child.stdin.end(JSON.stringify(events('paths').pre('Read', read(), 'r1')));
+      });
+      expect(run).toBe(0);
+      expect(server.handled).toBe(1);
+      expect(existsSync(join(agentCwd, 'rec.jsonl'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+
   it('decides alone when serve.json points at nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hook-serve-stale-'));
     mkdirSync(dir, { recursive: true });
