@@ -9,7 +9,8 @@ import {
   type RedisSessionStore,
   type RedisSessionStoreStats,
 } from './createRedisSessionStore.js';
-import { clientFor } from './connection.js';
+import { clientFor, unavailable } from './connection.js';
+import { waitWithin } from './decideAndSave.js';
 import { claimsKey } from './keys.js';
 import {
   DEFAULT_IDLE_TTL_MS,
@@ -105,7 +106,9 @@ export interface RedisGatewaySession extends SharedGatewaySession {
  * claimed with a lease the gateway renews; when its process dies, the lease runs out
  * (`orphanAfterMs`), and the next gateway on the session ends the call as an unknown outcome:
  * until then a write it left in flight keeps the next write blocked (`WRITE_IN_FLIGHT`), and
- * after, the next write is blocked `UNVERIFIED_WRITE` until a read verifies.
+ * after, the next write is blocked `UNVERIFIED_WRITE` until a read verifies. With the store's
+ * `durability: 'replicated'`, a claim too counts only once a replica acknowledged it: `claim`
+ * rejects with `STORE_UNAVAILABLE` otherwise, and the gateway does not run the call.
  *
  * @example
  * const sharedSession = createRedisGatewaySession({ redis: { url: 'redis://127.0.0.1:6379' }, sessionId: 'conversation-42' });
@@ -129,8 +132,9 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
   const keyTtlMs = Math.max(redis.idleTtlMs ?? DEFAULT_IDLE_TTL_MS, leaseMs * 2);
   const key = claimsKey(redis.keyPrefix ?? DEFAULT_KEY_PREFIX, sessionId);
   const store = createRedisSessionStore(redis);
+  const commandTimeout = redis.commandTimeoutMs ?? redis.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = clientFor(redis, {
-    commandTimeout: redis.commandTimeoutMs ?? redis.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    commandTimeout,
     maxRetriesPerRequest: 0,
     retryStrategy: (times) => Math.min(50 * times, 1000),
   });
@@ -142,6 +146,39 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
   const inFlight = (s: SafetySession, id: string) =>
     Object.hasOwn(s.context.calls, id) || Object.hasOwn(s.context.shadowCalls, id);
   const renew = (ids: string[]) => client.eval(CLAIM_SCRIPT, 1, key, leaseMs, keyTtlMs, holder, ...ids);
+  /*
+   * Under durability 'replicated' a claim counts only once a replica acknowledged it: the claim
+   * script and `WAIT 1` in one pipeline, so both go to the node that owns the claims key (its
+   * slot's primary on a cluster; WAIT has no key). A claim held by the primary alone would be lost
+   * with it in a failover, and a call in flight in the (replicated) session with no claim would
+   * never be reported orphaned: its write would keep the session blocked until it expired.
+   * Renewals do not wait (the claim they renew is on a replica already).
+   */
+  const waitMs = Math.max(1, Math.floor(waitWithin(Math.min(redis.timeoutMs ?? DEFAULT_TIMEOUT_MS, commandTimeout))));
+  const claimReplicated = async (callId: string) => {
+    const failed = (cause?: unknown) => unavailable(sessionId, `could not confirm the claim on call ${callId}`, cause);
+    let rows: [Error | null, unknown][] | null;
+    try {
+      rows = await client
+        .pipeline()
+        .eval(CLAIM_SCRIPT, 1, key, leaseMs, keyTtlMs, holder, callId)
+        .call('wait', '1', String(waitMs))
+        .exec();
+    } catch (e) {
+      throw failed(e);
+    }
+    if (rows === null) throw failed(new Error('the pipeline was not run'));
+    const [[claimError], [waitError, acks]] = rows as [[Error | null, unknown], [Error | null, unknown]];
+    if (claimError) throw failed(claimError);
+    if (waitError) throw failed(waitError);
+    // Left on the primary, unrenewed: it runs out, and is then forgotten (the session never began the call).
+    if (Number(acks) < 1)
+      throw unavailable(
+        sessionId,
+        `claimed call ${callId} on the primary, but no replica acknowledged the claim before the deadline`,
+      );
+  };
+  const replicated = redis.durability === 'replicated';
   const renewal = setInterval(
     () => {
       if (claimed.size === 0) return;
@@ -171,7 +208,8 @@ export function createRedisGatewaySession(input: RedisGatewaySessionOptions): Re
       return value;
     },
     async claim(callId) {
-      await renew([callId]);
+      if (replicated) await claimReplicated(callId);
+      else await renew([callId]);
       claimed.add(callId);
     },
     async release(callId, ended) {

@@ -51,7 +51,7 @@ export interface SaveContext {
  * out on its server cron (every 100 ms at the default `hz 10`), measured up to 200 ms late: half
  * the time left, at most 300 ms, is kept for that and the reply.
  */
-const waitWithin = (remaining: number) => remaining - Math.min(300, remaining / 2);
+export const waitWithin = (remaining: number) => remaining - Math.min(300, remaining / 2);
 
 const isThenable = (v: unknown): boolean =>
   (typeof v === 'object' || typeof v === 'function') &&

@@ -62,6 +62,7 @@ const StoreOptionsObject = z.strictObject({
    * `'primary'` (the default): a save is confirmed once the primary has it; a failover before a
    * replica copied it loses it. `'replicated'`: confirmed only once at least one replica has it
    * (`WAIT 1`, bounded by the call's deadline); otherwise the call rejects with `STORE_UNAVAILABLE`.
+   * A gateway session (`createRedisGatewaySession`) waits for a replica on each call's claim as well.
    */
   durability: RedisDurability.optional(),
   /** Prefix of every key the store uses. Default `assistant-safety:`. */

@@ -11,7 +11,8 @@ import { startTestRedis, type TestRedis } from './redisServer.js';
  * CLI had no way to ask for durability 'replicated': a gateway's decisions were confirmed once the
  * primary had them, and a failover before a replica copied one lost it. With `replicated`, a
  * decision counts only once a replica has it (WAIT 1): the client's answer comes after the replica
- * holds the save; a replica that does not acknowledge in time keeps the call from running; and a
+ * holds the save; a replica that does not acknowledge in time (the call's claim, then its decision)
+ * keeps the call from running; and a
  * cluster with no replica stops the gateway at its start, in one line, rather than hanging or
  * letting calls through unconfirmed.
  *
@@ -110,7 +111,7 @@ describe('mcp-gateway --redis-durability replicated', () => {
     }
   }, 60_000);
 
-  it('should not run a call whose decision the replica did not acknowledge, where durability primary does', async () => {
+  it('should not run a call whose claim the replica did not acknowledge, where durability primary does', async () => {
     const { primary, replica } = await nodesOf('rep-2');
     // A second session on the same primary, for a gateway with the default durability.
     let other = '';
@@ -129,7 +130,10 @@ describe('mcp-gateway --redis-durability replicated', () => {
         (e: Error) => e.message,
       );
       expect(refused).toContain('the session could not be saved, so restart_service did not run');
-      expect(refused).toContain('saved on the primary, but no replica acknowledged it before the deadline');
+      // The call's claim is the first write to wait for the replica: it is refused before the decision.
+      expect(refused).toMatch(
+        /claimed call \S+ on the primary, but no replica acknowledged the claim before the deadline/,
+      );
       expect(runsOf(replicated.dir).map((r) => r.tool)).toEqual(['get_status']);
       // The same write with durability primary is confirmed by the primary alone, and runs.
       expect(await call(primaryOnly, 'restart_service', 'web')).toBeNull();
