@@ -14,17 +14,17 @@ export const PatrolContext = z.object({
   runType: RunType,
   trigger: z.string(),
   errors: z.array(RunError),
-  triageFlags: z.number().int(),
-  mainReports: z.number().int(),
-  signals: z.number().int(),
-  unmatched: z.number().int(),
-  reportBudget: z.number().int(),
-  evaluationReports: z.number().int(),
-  refusedReports: z.number().int(),
-  missingAssessments: z.number().int(),
+  triageFlags: z.number().int().nonnegative(),
+  mainReports: z.number().int().nonnegative(),
+  signals: z.number().int().nonnegative(),
+  unmatched: z.number().int().nonnegative(),
+  reportBudget: z.number().int().nonnegative(),
+  evaluationReports: z.number().int().nonnegative(),
+  refusedReports: z.number().int().nonnegative(),
+  missingAssessments: z.number().int().nonnegative(),
   reconciled: z.boolean(),
-  records: z.number().int(),
-  dispatched: z.number().int(),
+  records: z.number().int().nonnegative(),
+  dispatched: z.number().int().nonnegative(),
 });
 export type PatrolContext = z.infer<typeof PatrolContext>;
 
@@ -186,21 +186,62 @@ export const patrolMachineKind = defineMachineKind<PatrolContext, PatrolEvent, u
   snapshot: { version: 1, migrations: {}, check: brokenRunRules },
 });
 
+/** The states a run is in before its record is written: nothing recorded, nothing dispatched yet. */
+const BEFORE_RECORD = new Set([
+  'idle',
+  'gating',
+  'triage',
+  'mainPass',
+  'detecting',
+  'evaluationPass',
+  'checkingAssessments',
+  'assessmentSweep',
+  'reconciling',
+  'recording',
+]);
+
+/** The states after the record: exactly one written. */
+const AFTER_RECORD = new Set(['dispatching', 'done']);
+
 /**
- * P1 and P2 as they hold of one configuration: no investigation dispatched while no record is
- * written, no more evaluation reports than unmatched signals. A restored snapshot must keep them.
+ * P1 to P4 as they hold of one configuration, so a restored snapshot cannot start a run that
+ * breaks them: before the record (up to `recording`) nothing is recorded or dispatched, after it
+ * (`dispatching`, `done`) exactly one record is written; never more evaluation reports or a larger
+ * report budget than unmatched signals; a scoped run never reconciled.
  */
-function brokenRunRules(_state: string, c: PatrolContext): { path: (string | number)[]; message: string }[] {
+function brokenRunRules(state: string, c: PatrolContext): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
   if (c.dispatched > 0 && c.records === 0)
     issues.push({
       path: ['context', 'dispatched'],
       message: `${c.dispatched} investigations dispatched with no record written (P1)`,
     });
+  else if (BEFORE_RECORD.has(state) && c.dispatched > 0)
+    issues.push({
+      path: ['context', 'dispatched'],
+      message: `${c.dispatched} investigations dispatched in state ${state}, before the record (P1)`,
+    });
+  if (BEFORE_RECORD.has(state) && c.records !== 0)
+    issues.push({
+      path: ['context', 'records'],
+      message: `${c.records} records in state ${state}, before the record is written (P4)`,
+    });
+  if (AFTER_RECORD.has(state) && c.records !== 1)
+    issues.push({
+      path: ['context', 'records'],
+      message: `${c.records} records in state ${state}, after the record: exactly 1 expected (P1, P4)`,
+    });
   if (c.evaluationReports > c.unmatched)
     issues.push({
       path: ['context', 'evaluationReports'],
       message: `${c.evaluationReports} evaluation reports for ${c.unmatched} unmatched signals (P2)`,
     });
+  if (c.reportBudget > c.unmatched)
+    issues.push({
+      path: ['context', 'reportBudget'],
+      message: `a report budget of ${c.reportBudget} for ${c.unmatched} unmatched signals (P2)`,
+    });
+  if (c.runType === 'scoped' && c.reconciled)
+    issues.push({ path: ['context', 'reconciled'], message: 'a scoped run that reconciled stale findings (P3)' });
   return issues;
 }
