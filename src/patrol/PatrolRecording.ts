@@ -171,7 +171,13 @@ export function parsePatrolRecording(
     else if (value.kind === 'patrol-step') {
       if (value.index !== steps.length) return fail(`step index ${value.index}, expected ${steps.length}`);
       steps.push(value);
-    } else record = value.record;
+    } else {
+      if (value.record.id !== header.runId)
+        return fail(
+          `record.id: ${JSON.stringify(value.record.id)}, but the header's runId is ${JSON.stringify(header.runId)}`,
+        );
+      record = value.record;
+    }
   }
   if (!header) return { ok: false, line: 1, message: `${name}: empty, no "patrol-run" header` };
   if (!record) return { ok: false, line: rows.length, message: `${name}: no "patrol-record" line at the end` };

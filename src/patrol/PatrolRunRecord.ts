@@ -46,7 +46,8 @@ export const PatrolRunRecord = z.object({
   scopeResourceIds: z.optional(z.array(z.string())),
   startedAt: z.number(),
   completedAt: z.number(),
-  durationMs: z.number(),
+  /** Never negative: `completedAt` is never before `startedAt`. */
+  durationMs: z.number().nonnegative(),
   /** The states the run went through, in order (the machine's path). */
   phases: z.array(z.string()),
   status: RunStatus,

@@ -404,7 +404,8 @@ export async function runPatrol(options: RunPatrolOptions): Promise<PatrolRunRes
         break;
       case 'recording': {
         const c = context();
-        const completedAt = now();
+        // A clock that went backwards never makes the run end before it started.
+        const completedAt = Math.max(now(), startedAt);
         const active = Object.values(store.findings).filter(
           (f) => isActiveFinding(f, completedAt) && (runType === 'full' || collected.some((x) => x.id === f.id)),
         );

@@ -63,3 +63,35 @@ describe('a recorded Patrol run', () => {
     expect(isPatrolRecordingText('{"session":"s"}')).toBe(false);
   });
 });
+
+describe('a tampered Patrol recording', () => {
+  const lines = text.trim().split('\n');
+  const edit = (index: number, change: (line: Record<string, any>) => void) => {
+    const all = lines.map((l) => JSON.parse(l) as Record<string, any>);
+    change(all[index]!);
+    return all.map((l) => JSON.stringify(l)).join('\n');
+  };
+
+  it('should refuse a run record of another run than its header names, naming the field', () => {
+    const read = parsePatrolRecording(
+      'x.patrol.jsonl',
+      edit(lines.length - 1, (l) => (l.record.id = 'another-run')),
+    );
+    expect(read).toMatchObject({ ok: false, line: lines.length });
+    if (read.ok) return;
+    expect(read.message).toMatch(/line \d+: record\.id: "another-run", but the header's runId is "/);
+  });
+
+  it('should refuse a record that completed before it started, naming the field', () => {
+    const read = parsePatrolRecording(
+      'x.patrol.jsonl',
+      edit(lines.length - 1, (l) => {
+        l.record.completedAt = l.record.startedAt - 5;
+        l.record.durationMs = -5;
+      }),
+    );
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.message).toMatch(/record\.durationMs: /);
+  });
+});

@@ -3,6 +3,7 @@ import {
   PATROL_METRICS,
   patrolMetricPoints,
   recordedToolCall,
+  runPatrol,
   runStatus,
   type PatrolRunRecord,
 } from 'assistant-safety/patrol';
@@ -79,5 +80,15 @@ describe('metrics', () => {
       { metric: 'unmatchedSignals', value: 2, attributes: { type: 'guest_unreachable', stage: 'before_evaluation' } },
       { metric: 'unmatchedSignals', value: 1, attributes: { type: 'guest_unreachable', stage: 'after_evaluation' } },
     ]);
+  });
+});
+
+describe('a run whose clock goes backwards', () => {
+  it('should record a completion no earlier than the start and a duration of at least 0', async () => {
+    let clock = 10_000;
+    const { record } = await runPatrol({ tools: {}, passes: { main: async () => {} }, now: () => (clock -= 100) });
+    expect(record.startedAt).toBe(9_900);
+    expect(record.completedAt).toBe(9_900);
+    expect(record.durationMs).toBe(0);
   });
 });
