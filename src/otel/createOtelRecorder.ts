@@ -170,7 +170,15 @@ export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecor
     const { entry } = facts;
     const { call } = entry;
     if (facts.began) {
-      spans.set(spanKey(entry.session, facts.began.id), startSpan(facts, facts.began.id));
+      const key = spanKey(entry.session, facts.began.id);
+      // The id begun again (a session restored from a snapshot taken before the first begin):
+      // the earlier call will never end, so its span ends here rather than never.
+      const earlier = spans.get(key);
+      if (earlier) {
+        spans.delete(key);
+        endSpan(earlier, entry.before, 'abandoned', true);
+      }
+      spans.set(key, startSpan(facts, facts.began.id));
     } else if ((call.type === 'beginToolCall' && entry.decision === 'blocked') || call.type === 'recordLoopBlock') {
       // A blocked call never runs: its span starts and ends here.
       endSpan(startSpan(facts, call.id), entry.after, 'blocked', true);

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { createSafetySession } from 'assistant-safety';
+import { createSafetySession, restoreSafetySession } from 'assistant-safety';
 import { createOtelRecorder } from 'assistant-safety/otel';
 import { createSdk, point, type Sdk } from './otelHarness.js';
 
 /*
  * A tracing pipeline that throws (a span processor of the application's) must
  * neither change the session's decisions nor cost the entry its metric points:
- * the recorder records both halves and hands the error to the session.
+ * the recorder records both halves and hands the error to the session. A call
+ * id begun again ends the earlier call's span rather than losing it.
  */
 
 let sdk: Sdk;
@@ -47,5 +48,23 @@ describe('createOtelRecorder when tracing throws', () => {
         'assistant_safety.tool.name': 'restart_vm',
       }),
     ]);
+  });
+});
+
+describe('createOtelRecorder when a call id is begun again', () => {
+  it('should end the earlier span as abandoned when a session restored from an older snapshot begins the same id', async () => {
+    sdk = createSdk();
+    const recorder = createOtelRecorder({ tracer: sdk.tracerProvider.getTracer('test'), metrics: false });
+    const session = createSafetySession({ id: 's1', recorder });
+    const saved = JSON.stringify(session.persist());
+    session.beginToolCall({ id: 'a', kind: 'read', tool: 'status' });
+
+    const restored = restoreSafetySession(JSON.parse(saved), { recorder });
+    restored.beginToolCall({ id: 'a', kind: 'read', tool: 'status' });
+    restored.endToolCall({ id: 'a', ok: true });
+    recorder.endOpenSpans();
+
+    const outcomes = sdk.finishedSpans().map((s) => s.attributes['assistant_safety.outcome']);
+    expect(outcomes).toEqual(['abandoned', 'ok']);
   });
 });
