@@ -117,10 +117,14 @@ export type ToolNamer = (tool: string) => string;
 /** The attribute value of a tool outside the allow-list. */
 export const OTHER_TOOL = 'other';
 
+/** The longest tool name a count-bounded namer keeps: a label value that long breaks scrapes with a length limit. */
+const MAX_TOOL_NAME_LENGTH = 128;
+
 /**
  * Bounds the tool-name attribute's cardinality: names in `allow` are kept, every
  * other becomes `other`. With a number instead, the first `max` distinct names
- * seen are kept (default 50).
+ * seen are kept (default 50), but for names over 128 characters, which become `other`
+ * without taking a place.
  *
  * @example
  * const name = createToolNamer(['pulse_query', 'pulse_control']);
@@ -135,7 +139,7 @@ export function createToolNamer(allow: readonly string[] | number = 50): ToolNam
   const seen = new Set<string>();
   return (tool) => {
     if (seen.has(tool)) return tool;
-    if (seen.size >= allow) return OTHER_TOOL;
+    if (seen.size >= allow || tool.length > MAX_TOOL_NAME_LENGTH) return OTHER_TOOL;
     seen.add(tool);
     return tool;
   };

@@ -170,7 +170,15 @@ export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecor
     const { entry } = facts;
     const { call } = entry;
     if (facts.began) {
-      spans.set(spanKey(entry.session, facts.began.id), startSpan(facts, facts.began.id));
+      const key = spanKey(entry.session, facts.began.id);
+      // The id begun again (a session restored from a snapshot taken before the first begin):
+      // the earlier call will never end, so its span ends here rather than never.
+      const earlier = spans.get(key);
+      if (earlier) {
+        spans.delete(key);
+        endSpan(earlier, entry.before, 'abandoned', true);
+      }
+      spans.set(key, startSpan(facts, facts.began.id));
     } else if ((call.type === 'beginToolCall' && entry.decision === 'blocked') || call.type === 'recordLoopBlock') {
       // A blocked call never runs: its span starts and ends here.
       endSpan(startSpan(facts, call.id), entry.after, 'blocked', true);
@@ -191,28 +199,42 @@ export function createOtelRecorder(options: OtelRecorderOptions = {}): OtelRecor
     if (facts.dropped.length > 0) endDropped(entry.session, facts.dropped, entry.after, 'dropped');
   }
 
+  function recordMetrics(facts: EntryFacts, evictedWrites: number): void {
+    const points = metricPointsOf(facts, namer);
+    if (evictedWrites > 0) points.push({ metric: 'unverifiedWrites', value: -evictedWrites, attributes: {} });
+    if (points.length === 0) return;
+    instruments ??= createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
+    for (const point of points) {
+      const instrument = instruments[point.metric];
+      if (METRICS[point.metric].instrument === 'histogram')
+        (instrument as Histogram).record(point.value, point.attributes);
+      else (instrument as Counter).add(point.value, point.attributes);
+    }
+  }
+
   return {
     record(entry: RecordingEntry): void {
       const facts = interpreter.observe(entry);
-      if (withTraces) traceEntry(facts);
       // Calls of sessions the interpreter forgot: end their spans rather than keep them forever.
       const evicted = interpreter.evicted();
-      if (withTraces) for (const call of evicted.calls) endDropped(call.session, [call], 'unknown', 'abandoned');
-      if (withMetrics && evicted.unverifiedWrites > 0) {
-        instruments ??= createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
-        (instruments.unverifiedWrites as UpDownCounter).add(-evicted.unverifiedWrites);
-      }
-      if (withMetrics) {
-        const points = metricPointsOf(facts, namer);
-        if (points.length === 0) return;
-        instruments ??= createInstruments(options.meter ?? metrics.getMeter(INSTRUMENTATION_SCOPE));
-        for (const point of points) {
-          const instrument = instruments[point.metric];
-          if (METRICS[point.metric].instrument === 'histogram')
-            (instrument as Histogram).record(point.value, point.attributes);
-          else (instrument as Counter).add(point.value, point.attributes);
+      // Traces and metrics apart: a tracer (or span processor) that throws loses neither the entry's
+      // metric points nor the evicted calls' spans. The first error still reaches the session.
+      let failure: { error: unknown } | undefined;
+      const guard = (run: () => void) => {
+        try {
+          run();
+        } catch (error) {
+          failure ??= { error };
         }
+      };
+      if (withTraces) {
+        guard(() => traceEntry(facts));
+        guard(() => {
+          for (const call of evicted.calls) endDropped(call.session, [call], 'unknown', 'abandoned');
+        });
       }
+      if (withMetrics) guard(() => recordMetrics(facts, evicted.unverifiedWrites));
+      if (failure) throw failure.error;
     },
     endOpenSpans(): void {
       for (const span of spans.values()) endSpan(span, 'unknown', 'abandoned', true);

@@ -147,6 +147,12 @@ describe('tool names and the Prometheus text', () => {
     expect(['x', 'y', 'z', 'x'].map(firstTwo)).toEqual(['x', 'y', 'other', 'x']);
   });
 
+  it('should name a tool over 128 characters other, without it taking one of the places', () => {
+    const firstTwo = createToolNamer(2);
+    const long = 'x'.repeat(1_000_000);
+    expect([long, 'a'.repeat(128), 'b', 'c'].map(firstTwo)).toEqual(['other', 'a'.repeat(128), 'b', 'other']);
+  });
+
   it("should name series as OpenTelemetry's Prometheus exporter does and render cumulative buckets", () => {
     expect(prometheusName(METRICS.decisions)).toBe('assistant_safety_decisions_total');
     expect(prometheusName(METRICS.verificationDuration)).toBe('assistant_safety_verification_duration_seconds');
