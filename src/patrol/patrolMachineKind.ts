@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineMachineKind, type MachineKindInit } from '../index.js';
-import { PatrolPhase, RunError, RunType } from './PatrolRunRecord.js';
+import { PATROL_PHASES, PatrolPhase, RunError, RunType } from './PatrolRunRecord.js';
 
 /*
  * The Patrol run as a machine kind: everything generic tooling needs to load,
@@ -187,18 +187,7 @@ export const patrolMachineKind = defineMachineKind<PatrolContext, PatrolEvent, u
 });
 
 /** The states a run is in before its record is written: nothing recorded, nothing dispatched yet. */
-const BEFORE_RECORD = new Set([
-  'idle',
-  'gating',
-  'triage',
-  'mainPass',
-  'detecting',
-  'evaluationPass',
-  'checkingAssessments',
-  'assessmentSweep',
-  'reconciling',
-  'recording',
-]);
+const BEFORE_RECORD = new Set<string>(['idle', ...PATROL_PHASES.slice(0, PATROL_PHASES.indexOf('recording') + 1)]);
 
 /** The states after the record: exactly one written. */
 const AFTER_RECORD = new Set(['dispatching', 'done']);
