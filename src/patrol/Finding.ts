@@ -127,24 +127,34 @@ export const Finding = z.object({
 });
 export type Finding = z.infer<typeof Finding>;
 
+/** The longest name a report may give (key, resource, node, title, source), in characters. */
+const MAX_REPORT_NAME = 512;
+/** The longest text a report may give (description, impact, recommendation, evidence), in characters. */
+const MAX_REPORT_TEXT = 16_384;
+/** A report comes from a model, which tool output can steer: a 5 MB title would be stored and shown for ever. */
+const name = () => z.string().max(MAX_REPORT_NAME);
+const text = () => z.string().max(MAX_REPORT_TEXT);
+
 /**
  * What a report carries: the finding's content. The store fills in the id
- * (from resource, category and normalised key), times and counters.
+ * (from resource, category and normalised key), times and counters. Names are
+ * at most 512 characters and texts at most 16,384: a longer one is refused
+ * (`invalid_report`, naming the field), never cut.
  */
 export const FindingReport = z.object({
-  key: z.string(),
+  key: name(),
   severity: Severity,
   category: FindingCategory,
-  resourceId: z.string().min(1),
-  resourceName: z.string(),
-  resourceType: z.string(),
-  node: z.optional(z.string()),
-  title: z.string().min(1),
-  description: z.string(),
-  impact: z.optional(z.string()),
-  recommendation: z.optional(z.string()),
-  evidence: z.optional(z.string()),
-  source: z.optional(z.string()),
+  resourceId: name().min(1),
+  resourceName: name(),
+  resourceType: name(),
+  node: z.optional(name()),
+  title: name().min(1),
+  description: text(),
+  impact: z.optional(text()),
+  recommendation: z.optional(text()),
+  evidence: z.optional(text()),
+  source: z.optional(name()),
 });
 export type FindingReport = z.infer<typeof FindingReport>;
 

@@ -354,6 +354,21 @@ describe('runPatrol: the finding tools', () => {
     ]);
   });
 
+  it('should refuse a report whose title or evidence is too long to keep, naming the field, and keep none of it', async () => {
+    // Before, a 5 MB title was stored in the finding and shown for ever.
+    const answers: unknown[] = [];
+    const main: ModelPass = async ({ tools }) => {
+      const long = await tools.reportFinding(report({ title: 'x'.repeat(5 * 1024 * 1024) }));
+      const evidence = await tools.reportFinding({ ...report(), evidence: 'e'.repeat(16_385) });
+      const fits = await tools.reportFinding({ ...report(), evidence: 'e'.repeat(16_384) });
+      for (const a of [long, evidence]) answers.push(a.ok ? 'ok' : `${a.error.code} ${a.error.message.split(':')[0]}`);
+      answers.push(fits.ok);
+    };
+    const { store } = await run({ passes: { main } });
+    expect(answers).toEqual(['invalid_report title', 'invalid_report evidence', true]);
+    expect(Object.values(store.findings).map((f) => f.evidence?.length)).toEqual([16_384]);
+  });
+
   it('should refuse a verdict on an unknown finding, on one created this run, and a second verdict', async () => {
     const answers: unknown[] = [];
     const id = generateFindingId('pool-a', 'capacity', 'disk-high');
